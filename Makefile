@@ -1,0 +1,56 @@
+# Executable Theory: ICLR 2025
+#   make test                      lib tests, pairing/outputs/toc checks, strict nbval on every chapter
+#   make book                      the HTML book, warnings as errors, from the committed outputs
+#   make execute CHAPTER=<slug>    re-execute a chapter and refresh its stored .ipynb/.py
+#   make run CHAPTER=<slug> PRESET=paper   papermill run with book/<slug>/paper.yaml -> _build/runs/
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+CHAPTER ?=
+PRESET ?= paper
+
+# One thread per kernel: reference outputs (`make execute`) and nbval (two xdist workers on two
+# cores) then run with the same floating-point reduction order, and workers do not oversubscribe.
+export OMP_NUM_THREADS := 1
+export MKL_NUM_THREADS := 1
+export OPENBLAS_NUM_THREADS := 1
+export MPLBACKEND := Agg
+export PYTHONHASHSEED := 0
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+export JUPYTER_PLATFORM_DIRS := 1
+
+.PHONY: install test book execute run clean
+
+$(VENV)/.installed: requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3" >/dev/null
+	touch $@
+
+install: $(VENV)/.installed
+
+test: install
+	$(PY) -m pytest -n 2 --dist loadscope \
+	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
+	  tests book
+
+book: install
+	rm -rf _build/html _build/.doctrees _build/.jupyter_cache _build/jupyter_execute
+	$(PY) -m lib.book_tools prime-cache
+	$(VENV)/bin/jupyter-book build . --all -W -n --keep-going
+	@echo "The book: $(CURDIR)/_build/html/index.html"
+
+execute: install
+	@test -n "$(CHAPTER)" || { echo "usage: make execute CHAPTER=<slug> (or CHAPTER=all)"; exit 2; }
+	$(PY) -m lib.book_tools execute $(if $(filter all,$(CHAPTER)),,$(CHAPTER))
+
+run: install
+	@test -n "$(CHAPTER)" || { echo "usage: make run CHAPTER=<slug> [PRESET=paper]"; exit 2; }
+	$(PY) -m lib.book_tools run $(CHAPTER) --preset $(PRESET)
+
+clean:
+	rm -rf _build

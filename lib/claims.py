@@ -1,0 +1,117 @@
+"""The "What we reproduced" record.
+
+A chapter registers each headline claim, then its last cell calls ``report()``, which
+
+* displays the table ``claim | measured | paper | holds`` (``text/plain`` for the notebook and
+  nbval, ``text/markdown`` for the rendered book);
+* stores the same rows, machine-readable, in the output's metadata under ``executable_theory``
+  (nbval ignores output metadata; the front page's status table reads it from the committed
+  ``.ipynb``);
+* raises ``ClaimsFailed`` when any claim does not hold, so a broken claim fails the notebook.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+METADATA_KEY = "executable_theory"
+
+
+class ClaimsFailed(AssertionError):
+    """At least one registered claim does not hold."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    claim: str
+    measured: str
+    paper: str
+    holds: bool
+
+
+def _format(value, fmt: str) -> str:
+    if isinstance(value, str):
+        return value
+    return fmt.format(value)
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+class Claims:
+    """Collects a chapter's claims; see the module docstring."""
+
+    def __init__(self, chapter: str, paper: str):
+        """``chapter``: the chapter's slug; ``paper``: the paper's key in ``references.bib``."""
+        for name, value in (("chapter", chapter), ("paper", paper)):
+            if not value or not isinstance(value, str):
+                raise ValueError(f"Claims needs `{name}` as a non-empty string, got {value!r}")
+        self.chapter = chapter
+        self.paper = paper
+        self.rows: list[Claim] = []
+
+    def add(self, claim: str, measured, paper: str, holds, *, fmt: str = "{:.3g}") -> Claim:
+        """Register one claim. ``measured`` is a number (formatted with ``fmt``) or a string."""
+        if any(row.claim == claim for row in self.rows):
+            raise ValueError(f"claim {claim!r} is registered twice")
+        if not hasattr(holds, "__bool__"):
+            raise TypeError("`holds` must be a boolean")
+        row = Claim(str(claim), _format(measured, fmt), str(paper), bool(holds))
+        self.rows.append(row)
+        return row
+
+    @property
+    def all_hold(self) -> bool:
+        return bool(self.rows) and all(row.holds for row in self.rows)
+
+    def as_text(self) -> str:
+        header = ("claim", "measured", "paper", "holds")
+        body = [(r.claim, r.measured, r.paper, "yes" if r.holds else "NO") for r in self.rows]
+        widths = [max(len(str(line[i])) for line in [header, *body]) for i in range(4)]
+        fmt_line = lambda line: " | ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()  # noqa: E731
+        rule = "-+-".join("-" * w for w in widths)
+        return "\n".join([fmt_line(header), rule, *map(fmt_line, body)])
+
+    def as_markdown(self) -> str:
+        lines = ["| claim | measured | paper | holds |", "|---|---|---|:---:|"]
+        for r in self.rows:
+            mark = "✅" if r.holds else "❌"
+            lines.append(f"| {_cell(r.claim)} | {_cell(r.measured)} | {_cell(r.paper)} | {mark} |")
+        return "\n".join(lines)
+
+    def record(self) -> dict:
+        return {"chapter": self.chapter, "paper": self.paper, "claims": [asdict(r) for r in self.rows]}
+
+    def report(self) -> None:
+        """Display the table with its machine-readable record, then fail if a claim does not hold."""
+        if not self.rows:
+            raise ClaimsFailed("no claims were registered")
+        bundle = {"text/plain": self.as_text(), "text/markdown": self.as_markdown()}
+        try:
+            from IPython import get_ipython
+            from IPython.display import display
+        except ImportError:  # pragma: no cover - IPython ships with every supported env
+            get_ipython = lambda: None  # noqa: E731
+        if get_ipython() is not None:
+            display(bundle, raw=True, metadata={METADATA_KEY: self.record()})
+        else:
+            print(self.as_text())
+        failed = [r.claim for r in self.rows if not r.holds]
+        if failed:
+            raise ClaimsFailed("claims that do not hold: " + "; ".join(failed))
+
+
+def read_claims(ipynb: str | Path) -> dict | None:
+    """The claims record stored in an executed notebook, or ``None`` if it has none."""
+    nb = json.loads(Path(ipynb).read_text(encoding="utf-8"))
+    found = None
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") != "code":
+            continue
+        for out in cell.get("outputs", []):
+            meta = out.get("metadata", {}).get(METADATA_KEY)
+            if meta is not None:
+                found = meta
+    return found

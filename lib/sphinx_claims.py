@@ -1,0 +1,63 @@
+"""Sphinx extension: the front page's reproduction status table.
+
+``{claims-status}`` renders one row per claim of every chapter in the toc, read from the
+claims record stored in the chapter's committed, executed ``.ipynb`` (see ``lib.claims``).
+Nothing in the table is typed by hand.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from docutils import nodes
+from docutils.statemachine import StringList
+from sphinx.util.docutils import SphinxDirective
+
+from lib.book_tools import chapter_paths, toc_chapters
+from lib.claims import read_claims
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def status_rows(root: Path) -> list[tuple[str, dict | None]]:
+    return [(slug, read_claims(chapter_paths(slug)["ipynb"])) for slug in toc_chapters(root / "_toc.yml")]
+
+
+def status_markdown(root: Path) -> str:
+    lines = [
+        "| chapter | paper | claim | measured | paper's statement | held |",
+        "|---|---|---|---|---|:---:|",
+    ]
+    for slug, record in status_rows(root):
+        link = f"{{doc}}`/book/{slug}/{slug}`"
+        if record is None:
+            lines.append(f"| {link} | | *no executed claims record* | | | ❌ |")
+            continue
+        cite = f"{{cite:p}}`{record['paper']}`" if record.get("paper") else ""
+        for i, claim in enumerate(record["claims"]):
+            first = i == 0
+            mark = "✅" if claim["holds"] else "❌"
+            lines.append(
+                f"| {link if first else ''} | {cite if first else ''} | {_cell(claim['claim'])} "
+                f"| {_cell(claim['measured'])} | {_cell(claim['paper'])} | {mark} |"
+            )
+    return "\n".join(lines)
+
+
+class ClaimsStatus(SphinxDirective):
+    has_content = False
+
+    def run(self):
+        root = Path(self.env.srcdir)
+        for slug in toc_chapters(root / "_toc.yml"):
+            self.env.note_dependency(str(chapter_paths(slug)["ipynb"]))
+        container = nodes.container(classes=["claims-status"])
+        text = status_markdown(root)
+        self.state.nested_parse(StringList(text.splitlines(), source="claims-status"), self.content_offset, container)
+        return [container]
+
+
+def setup(app):
+    app.add_directive("claims-status", ClaimsStatus)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,56 @@
+"""The build tooling: toc reading, staleness detection, papermill overrides."""
+import textwrap
+
+import pytest
+
+from lib import book_tools
+
+
+def test_toc_chapters_reads_nested_parts(tmp_path):
+    toc = tmp_path / "_toc.yml"
+    toc.write_text(textwrap.dedent("""
+        format: jb-book
+        root: intro
+        parts:
+          - caption: A
+            chapters:
+              - file: book/first-chapter/first-chapter
+          - caption: B
+            chapters:
+              - file: book/second/second.md
+              - file: references
+    """))
+    assert book_tools.toc_chapters(toc) == ["first-chapter", "second"]
+
+
+def test_parse_overrides_reads_yaml_values():
+    assert book_tools.parse_overrides(["n=3", "gammas=[1, 2]", "device=cpu"]) == {
+        "n": 3, "gammas": [1, 2], "device": "cpu"}
+    with pytest.raises(SystemExit):
+        book_tools.parse_overrides(["oops"])
+
+
+MD = """---
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+# Title
+
+```{code-cell} ipython3
+x = 1
+```
+"""
+
+
+def test_a_changed_md_is_detected_as_stale(tmp_path):
+    import jupytext
+
+    md = tmp_path / "c.md"
+    md.write_text(MD)
+    ipynb = tmp_path / "c.ipynb"
+    jupytext.write(jupytext.read(md), ipynb)
+    assert book_tools.code_matches(*book_tools.read_md_and_executed(md, ipynb))
+    md.write_text(MD.replace("x = 1", "x = 2"))
+    assert not book_tools.code_matches(*book_tools.read_md_and_executed(md, ipynb))

@@ -1,0 +1,145 @@
+"""The chapter contract, checked on every book/<slug>/ (parametrised by conftest.py)."""
+import ast
+import json
+import subprocess
+import sys
+
+import jupytext
+import pytest
+import yaml
+
+from lib.book_tools import BOOK, ROOT, chapter_paths, chapters, toc_chapters
+from lib.claims import read_claims
+
+
+def cells(path):
+    return jupytext.read(path).cells
+
+
+def comparable(cell):
+    tags = sorted(cell.metadata.get("tags", []))
+    return cell.cell_type, cell.source.strip(), tags
+
+
+def code_cells(path):
+    return [c for c in cells(path) if c.cell_type == "code"]
+
+
+def executed(slug):
+    return json.loads(chapter_paths(slug)["ipynb"].read_text(encoding="utf-8"))
+
+
+# --- the toc and the folders ---------------------------------------------------------------
+
+def test_at_least_one_chapter():
+    assert chapters(), "no chapter found under book/"
+
+
+def test_every_chapter_folder_is_in_the_toc_and_back():
+    assert sorted(toc_chapters()) == chapters()
+    assert len(set(toc_chapters())) == len(toc_chapters()), "a chapter is listed twice in _toc.yml"
+
+
+def test_book_holds_only_chapter_folders():
+    strays = [p.name for p in BOOK.iterdir() if p.is_dir() and not (p / f"{p.name}.md").exists()]
+    assert not strays, f"folders in book/ that are not chapters: {strays}"
+
+
+# --- pairing: the three files are one notebook ---------------------------------------------
+
+def test_triple_exists(slug):
+    for ext, path in chapter_paths(slug).items():
+        assert path.exists(), f"{slug}: missing {path.name}"
+
+
+def test_md_py_ipynb_agree_cell_by_cell(slug):
+    paths = chapter_paths(slug)
+    md = [comparable(c) for c in cells(paths["md"])]
+    for other in ("py", "ipynb"):
+        theirs = [comparable(c) for c in cells(paths[other])]
+        assert len(theirs) == len(md), f"{slug}: {other} has {len(theirs)} cells, md has {len(md)}"
+        for i, (a, b) in enumerate(zip(md, theirs)):
+            assert a == b, f"{slug}: cell {i} of the .{other} differs from the .md; run jupytext --sync / make execute"
+
+
+def test_kernelspec_is_python3(slug):
+    for ext in ("md", "ipynb"):
+        nb = jupytext.read(chapter_paths(slug)[ext])
+        assert nb.metadata["kernelspec"]["name"] == "python3", f"{slug}.{ext}"
+
+
+# --- stored outputs: the committed .ipynb is a real, complete run -----------------------------
+
+def test_every_code_cell_was_executed_in_order(slug):
+    counts = [c.get("execution_count") for c in executed(slug)["cells"] if c["cell_type"] == "code"]
+    assert counts and counts == list(range(1, len(counts) + 1)), (
+        f"{slug}: execution counts {counts}; an unexecuted cell would pass nbval vacuously -- run make execute")
+
+
+def test_no_errors_and_no_figure_reprs_in_outputs(slug):
+    for cell in executed(slug)["cells"]:
+        for out in cell.get("outputs", []):
+            assert out["output_type"] != "error", f"{slug}: a stored output is an error"
+            text = "".join(out.get("data", {}).get("text/plain", "")) + "".join(out.get("text", ""))
+            assert "<Figure size" not in text and "matplotlib." not in text, f"{slug}: plot repr leaked: {text[:80]}"
+
+
+def test_chapter_has_figures(slug):
+    pngs = sum("image/png" in out.get("data", {}) for c in executed(slug)["cells"] for out in c.get("outputs", []))
+    assert pngs >= 1, f"{slug}: no figure in the stored outputs"
+
+
+def test_claims_record_present_and_every_claim_holds(slug):
+    record = read_claims(chapter_paths(slug)["ipynb"])
+    assert record is not None, f"{slug}: no claims record in the stored outputs (the claims cell did not run)"
+    assert record["chapter"] == slug
+    assert len(record["claims"]) >= 2
+    assert all(c["holds"] for c in record["claims"]), f"{slug}: stored claims that do not hold"
+    last = [c for c in executed(slug)["cells"] if c["cell_type"] == "code"][-1]
+    assert any("executable_theory" in o.get("metadata", {}) for o in last["outputs"]), (
+        f"{slug}: the claims table must be the last code cell's output")
+
+
+def test_cited_paper_is_in_the_bibliography(slug):
+    record = read_claims(chapter_paths(slug)["ipynb"])
+    bib = (ROOT / "references.bib").read_text(encoding="utf-8")
+    assert "{" + record["paper"] + "," in bib
+
+
+# --- parameters and presets ----------------------------------------------------------------
+
+def parameter_names(slug):
+    first = code_cells(chapter_paths(slug)["md"])[0]
+    assert "parameters" in first.metadata.get("tags", []), f"{slug}: first code cell must be tagged 'parameters'"
+    tree = ast.parse(first.source)
+    return {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)}
+
+
+def test_first_code_cell_is_parameters_with_seed_and_device(slug):
+    names = parameter_names(slug)
+    assert {"seed", "device"} <= names, f"{slug}: parameters must include seed and device, got {sorted(names)}"
+
+
+def test_paper_preset_names_only_known_parameters(slug):
+    preset = chapter_paths(slug)["md"].parent / "paper.yaml"
+    assert preset.exists(), f"{slug}: no paper.yaml preset"
+    values = yaml.safe_load(preset.read_text()) or {}
+    assert values, f"{slug}: empty paper preset"
+    unknown = set(values) - parameter_names(slug)
+    assert not unknown, f"{slug}: paper.yaml sets unknown parameters {sorted(unknown)}"
+
+
+def test_bad_parameter_stops_with_clear_error_before_heavy_work(slug, tmp_path):
+    """Through papermill, a negative seed must stop in the cell after `parameters`."""
+    import papermill
+    from papermill.exceptions import PapermillExecutionError
+
+    out = tmp_path / "bad.ipynb"
+    with pytest.raises(PapermillExecutionError) as err:
+        papermill.execute_notebook(str(chapter_paths(slug)["ipynb"]), str(out), parameters={"seed": -1},
+                                   kernel_name="python3", cwd=str(chapter_paths(slug)["md"].parent),
+                                   progress_bar=False)
+    assert err.value.ename == "ValueError" and "`seed`" in err.value.evalue
+    ran = [c for c in json.loads(out.read_text())["cells"] if c["cell_type"] == "code" and c.get("execution_count")]
+    # parameters, injected-parameters, validation: nothing after the validation cell ran
+    assert len(ran) <= 3, f"{slug}: {len(ran)} cells ran before the bad seed was caught"
