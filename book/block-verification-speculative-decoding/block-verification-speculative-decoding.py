@@ -533,10 +533,13 @@ for v in VERIFIERS:
     emitted = speculative_decode(v, T_big, T_small, 0, gamma_sampling, length_sampling, n_samples, rng)
     code = emitted @ (vocab_sampling ** np.arange(length_sampling - 1, -1, -1))
     counts = np.bincount(code, minlength=len(sequences))
-    observed = np.append(counts[big_cell], counts[~big_cell].sum())
-    p_value[v] = stats.chisquare(observed, np.append(expected[big_cell], expected[~big_cell].sum())).pvalue
+    observed, cell_expected = counts[big_cell], expected[big_cell]
+    if not big_cell.all():  # pool the small cells into one
+        observed = np.append(observed, counts[~big_cell].sum())
+        cell_expected = np.append(cell_expected, expected[~big_cell].sum())
+    p_value[v] = stats.chisquare(observed, cell_expected).pvalue
     print(f"{v:>6} verification: chi-square p-value = {p_value[v]:.2g}")
-print(f"({n_samples} chains, V = {vocab_sampling}, gamma = {gamma_sampling}, {big_cell.sum() + 1} cells)")
+print(f"({n_samples} chains, V = {vocab_sampling}, gamma = {gamma_sampling}, {len(cell_expected)} cells)")
 
 
 # %% [markdown]
