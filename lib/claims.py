@@ -77,7 +77,7 @@ class Claims:
     def as_markdown(self) -> str:
         lines = ["| claim | measured | paper | holds |", "|---|---|---|:---:|"]
         for r in self.rows:
-            mark = "✅" if r.holds else "❌"
+            mark = "✓" if r.holds else "**✗ no**"
             lines.append(f"| {_cell(r.claim)} | {_cell(r.measured)} | {_cell(r.paper)} | {mark} |")
         return "\n".join(lines)
 

@@ -25,21 +25,25 @@ def status_rows(root: Path) -> list[tuple[str, dict | None]]:
 
 
 def status_markdown(root: Path) -> str:
+    rows = status_rows(root)
+    claims = [c for _, record in rows if record for c in record["claims"]]
+    held = sum(c["holds"] for c in claims)
     lines = [
-        "| chapter | paper | claim | measured | paper's statement | held |",
-        "|---|---|---|---|---|:---:|",
+        f"**{len(rows)} chapter{'s' if len(rows) != 1 else ''}, {len(claims)} claims, {held} held.**",
+        "",
+        "| chapter | claim | measured | paper's statement | held |",
+        "|---|---|---|---|:---:|",
     ]
-    for slug, record in status_rows(root):
+    for slug, record in rows:
         link = f"{{doc}}`/book/{slug}/{slug}`"
         if record is None:
-            lines.append(f"| {link} | | *no executed claims record* | | | ❌ |")
+            lines.append(f"| {link} | *no executed claims record* | | | **✗ no** |")
             continue
-        cite = f"{{cite:p}}`{record['paper']}`" if record.get("paper") else ""
+        link += f" {{cite:p}}`{record['paper']}`"
         for i, claim in enumerate(record["claims"]):
-            first = i == 0
-            mark = "✅" if claim["holds"] else "❌"
+            mark = "✓" if claim["holds"] else "**✗ no**"
             lines.append(
-                f"| {link if first else ''} | {cite if first else ''} | {_cell(claim['claim'])} "
+                f"| {link if i == 0 else ''} | {_cell(claim['claim'])} "
                 f"| {_cell(claim['measured'])} | {_cell(claim['paper'])} | {mark} |"
             )
     return "\n".join(lines)
@@ -52,7 +56,7 @@ class ClaimsStatus(SphinxDirective):
         root = Path(self.env.srcdir)
         for slug in toc_chapters(root / "_toc.yml"):
             self.env.note_dependency(str(chapter_paths(slug)["ipynb"]))
-        container = nodes.container(classes=["claims-status"])
+        container = nodes.container(classes=["claims-status", "full-width"])
         text = status_markdown(root)
         self.state.nested_parse(StringList(text.splitlines(), source="claims-status"), self.content_offset, container)
         return [container]

@@ -54,3 +54,17 @@ def test_a_changed_md_is_detected_as_stale(tmp_path):
     assert book_tools.code_matches(*book_tools.read_md_and_executed(md, ipynb))
     md.write_text(MD.replace("x = 1", "x = 2"))
     assert not book_tools.code_matches(*book_tools.read_md_and_executed(md, ipynb))
+
+
+def test_status_table_is_generated_from_the_executed_notebooks(tmp_path, monkeypatch):
+    from lib import sphinx_claims
+
+    record = {"chapter": "c", "paper": "key2025", "claims": [
+        {"claim": "a | b", "measured": "1.0", "paper": "1", "holds": True},
+        {"claim": "second", "measured": "2", "paper": "3", "holds": False}]}
+    monkeypatch.setattr(sphinx_claims, "status_rows", lambda root: [("c", record), ("d", None)])
+    text = sphinx_claims.status_markdown(tmp_path)
+    assert text.splitlines()[0] == "**2 chapters, 2 claims, 1 held.**"
+    assert "{doc}`/book/c/c` {cite:p}`key2025` | a \\| b | 1.0 | 1 | ✓ |" in text
+    assert "|  | second | 2 | 3 | **✗ no** |" in text
+    assert "{doc}`/book/d/d` | *no executed claims record*" in text

@@ -807,7 +807,7 @@ z_min = (gain / np.where(gain_se > 0, gain_se, np.inf))[:, 1:].min()
 claims = lib.Claims("block-verification-speculative-decoding", paper="sun2025block")
 claims.add(
     "toy example: E[tau] token, block, coupling bound",
-    " / ".join(f"{9 * toy[k]:.6f}/9" for k in ("token", "block", "coupling bound")),
+    ", ".join(f"{9 * toy[k]:.6g}/9" for k in ("token", "block", "coupling bound")),
     "10/9, 11/9, 12/9 (oracle)",
     abs(9 * toy["token"] - 10) < 1e-12 and abs(9 * toy["block"] - 11) < 1e-12 and abs(9 * toy["coupling bound"] - 12) < 1e-12,
 )
