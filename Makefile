@@ -3,6 +3,7 @@
 #   make book                      the HTML book, warnings as errors, from the committed outputs
 #   make execute CHAPTER=<slug>    re-execute a chapter and refresh its stored .ipynb/.py
 #   make run CHAPTER=<slug> PRESET=paper   papermill run with book/<slug>/paper.yaml -> _build/runs/
+#   make sync CHAPTER=<slug>       after a prose-only edit of the .md: carry it to .ipynb/.py, keep outputs
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 PYTHON ?= python3
@@ -21,7 +22,7 @@ export PYTHONHASHSEED := 0
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export JUPYTER_PLATFORM_DIRS := 1
 
-.PHONY: install test book execute run clean
+.PHONY: install test book execute run sync clean
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +52,10 @@ execute: install
 run: install
 	@test -n "$(CHAPTER)" || { echo "usage: make run CHAPTER=<slug> [PRESET=paper]"; exit 2; }
 	$(PY) -m lib.book_tools run $(CHAPTER) --preset $(PRESET)
+
+sync: install
+	@test -n "$(CHAPTER)" || { echo "usage: make sync CHAPTER=<slug>"; exit 2; }
+	$(VENV)/bin/jupytext --sync book/$(CHAPTER)/$(CHAPTER).md
 
 clean:
 	rm -rf _build
