@@ -206,10 +206,14 @@ lib.check_int("length_sampling", length_sampling, low=1, high=4)
 lib.check_int("n_samples", n_samples, low=10_000)
 lib.check_float("test_level", test_level, low=0, high=0.05, low_open=True)
 lib.check_int("target_order", target_order, low=2, high=5)
-lib.check_int_list("drafter_orders", drafter_orders, low=1, high=target_order - 1, increasing=True)
+lib.check_int_list(
+    "drafter_orders", drafter_orders, low=1, high=target_order - 1, increasing=True
+)
 lib.check_int_list("gammas", gammas, low=1, high=16, increasing=True)
 if gammas[0] != 1 or len(gammas) < 3:
-    raise ValueError(f"parameter `gammas` = {gammas!r} is invalid: must start at 1 and have at least 3 entries")
+    raise ValueError(
+        f"parameter `gammas` = {gammas!r} is invalid: must start at 1 and have at least 3 entries"
+    )
 lib.check_int("n_contexts", n_contexts, low=1000)
 lib.check_float("cost_ratio", cost_ratio, low=0, high=1)
 rng, device = lib.setup(seed, device)
@@ -308,9 +312,15 @@ def verify(verifier, q_small, q_big, draft):
         weight = np.ones(ratio.shape)
     else:
         p, _, h = block_thresholds(q_small, q_big, ratio)
-        law = tau_law_last_success(h) if verifier == "block" else tau_law_first_failure(h[..., 1:])
+        law = (
+            tau_law_last_success(h)
+            if verifier == "block"
+            else tau_law_first_failure(h[..., 1:])
+        )
         weight = p[..., :gamma]
-    extra = np.concatenate([residual_law(q_small, q_big[..., :gamma, :], weight), q_big[..., gamma:, :]], -2)
+    extra = np.concatenate(
+        [residual_law(q_small, q_big[..., :gamma, :], weight), q_big[..., gamma:, :]], -2
+    )
     return law, extra
 
 
@@ -330,7 +340,7 @@ def all_blocks(V, gamma):
 
 
 def expected_tau(verifier, q_small, q_big, blocks):
-    """Exact E[tau]: q_small (..., blocks, gamma, V) and q_big (..., blocks, gamma+1, V) along every block."""
+    """Exact E[tau]. q_small (..., blocks, gamma, V), q_big (..., blocks, gamma+1, V)."""
     gamma = blocks.shape[-1]
     draft = np.broadcast_to(blocks, q_small.shape[:-2] + (gamma,))
     prob_block = np.take_along_axis(q_small, draft[..., None], -1)[..., 0].prod(-1)
@@ -345,7 +355,9 @@ toy_big = np.broadcast_to(m_big, (4, 3, 2))
 toy = {v: expected_tau(v, toy_small, toy_big, toy_blocks) for v in ("token", "block")}
 toy_joint_small = m_small[toy_blocks].prod(-1)
 toy_joint_big = m_big[toy_blocks].prod(-1)
-toy["coupling bound"] = np.minimum(m_small, m_big).sum() + np.minimum(toy_joint_small, toy_joint_big).sum()
+toy["coupling bound"] = (
+    np.minimum(m_small, m_big).sum() + np.minimum(toy_joint_small, toy_joint_big).sum()
+)
 for name, value in toy.items():
     print(f"{name:>15}: E[tau] = {value:.6f} = {9 * value:.6f} / 9")
 
@@ -374,8 +386,14 @@ class PrefixModel:
 
     def __call__(self, prefix):
         if prefix not in self.memo:
-            draw = np.random.default_rng([*self.key, len(prefix), *prefix]).dirichlet(np.ones(self.V))
-            self.memo[prefix] = draw if self.base is None else (1 - self.mix) * self.base(prefix) + self.mix * draw
+            draw = np.random.default_rng([*self.key, len(prefix), *prefix]).dirichlet(
+                np.ones(self.V)
+            )
+            self.memo[prefix] = (
+                draw
+                if self.base is None
+                else (1 - self.mix) * self.base(prefix) + self.mix * draw
+            )
         return self.memo[prefix]
 
 
@@ -403,7 +421,9 @@ def output_law(verifier, target, drafter, gamma, L):
             return {(): 1.0}
         if (context, L) not in memo:
             out = defaultdict(float)
-            for seq, prob in iteration_law(verifier, target, drafter, context, gamma).items():
+            for seq, prob in iteration_law(
+                verifier, target, drafter, context, gamma
+            ).items():
                 if len(seq) >= L:
                     out[seq[:L]] += prob
                 else:
@@ -416,7 +436,10 @@ def output_law(verifier, target, drafter, gamma, L):
 
 
 def target_law(target, L):
-    return {s: np.prod([target(s[:i])[s[i]] for i in range(L)]) for s in product(range(target.V), repeat=L)}
+    return {
+        s: np.prod([target(s[:i])[s[i]] for i in range(L)])
+        for s in product(range(target.V), repeat=L)
+    }
 
 
 def rounding_level(x, floor=1e-15):
@@ -425,7 +448,9 @@ def rounding_level(x, floor=1e-15):
 
 
 def total_variation(law, reference):
-    return 0.5 * sum(abs(law.get(k, 0.0) - reference.get(k, 0.0)) for k in set(law) | set(reference))
+    return 0.5 * sum(
+        abs(law.get(k, 0.0) - reference.get(k, 0.0)) for k in set(law) | set(reference)
+    )
 
 
 # %%
@@ -437,12 +462,20 @@ for gi, gamma in enumerate(gammas_exact):
         drafter = PrefixModel(vocab_exact, (base_key, gamma, pair, 1), base=target, mix=0.5)
         reference = target_law(target, length_exact)
         for v in VERIFIERS:
-            tv[v][gi, pair] = total_variation(output_law(v, target, drafter, gamma, length_exact), reference)
+            tv[v][gi, pair] = total_variation(
+                output_law(v, target, drafter, gamma, length_exact), reference
+            )
 
-print(f"TV(law of first {length_exact} tokens, target law), max over {pairs_exact} random pairs, V = {vocab_exact}")
+print(
+    f"TV(law of first {length_exact} tokens, target law), "
+    f"max over {pairs_exact} random pairs, V = {vocab_exact}"
+)
 print("gamma " + "".join(f"{v:>10}" for v in VERIFIERS))
 for gi, gamma in enumerate(gammas_exact):
-    print(f"{gamma:>5} " + "".join(f"{rounding_level(tv[v][gi].max()):>10}" for v in VERIFIERS))
+    print(
+        f"{gamma:>5} "
+        + "".join(f"{rounding_level(tv[v][gi].max()):>10}" for v in VERIFIERS)
+    )
 
 # %% [markdown]
 # Both real verifiers are exact to float64 rounding (below $10^{-15}$) at every $\gamma$. The broken
@@ -454,7 +487,12 @@ fig, ax = lib.subplots()
 width = 0.25
 for k, v in enumerate(VERIFIERS):
     worst = np.maximum(tv[v].max(1), 1e-18)
-    ax.bar(np.arange(len(gammas_exact)) + (k - 1) * width, worst, width, label=f"{v} verification")
+    ax.bar(
+        np.arange(len(gammas_exact)) + (k - 1) * width,
+        worst,
+        width,
+        label=f"{v} verification",
+    )
 ax.axhline(1e-12, color="0.4", ls="--", lw=1, label="tolerance $10^{-12}$")
 ax.set_yscale("log")
 ax.set_xticks(np.arange(len(gammas_exact)), [str(g) for g in gammas_exact])
@@ -508,7 +546,9 @@ def speculative_decode(verifier, T_big, T_small, start, gamma, L, n, rng):
             tau = np.where(passed.any(-1), gamma - np.argmax(passed[:, ::-1], -1), 0)
         else:  # stop at the first failure
             tau = np.cumprod(passed, -1).sum(-1)
-        extra = np.concatenate([residual_law(q_small, q_big[:, :gamma], weight), q_big[:, gamma:]], 1)
+        extra = np.concatenate(
+            [residual_law(q_small, q_big[:, :gamma], weight), q_big[:, gamma:]], 1
+        )
         y = categorical(rng, extra[np.arange(m), tau])
         for j in range(gamma):
             kept = j < tau
@@ -530,7 +570,9 @@ big_cell = expected >= 5
 
 p_value = {}
 for v in VERIFIERS:
-    emitted = speculative_decode(v, T_big, T_small, 0, gamma_sampling, length_sampling, n_samples, rng)
+    emitted = speculative_decode(
+        v, T_big, T_small, 0, gamma_sampling, length_sampling, n_samples, rng
+    )
     code = emitted @ (vocab_sampling ** np.arange(length_sampling - 1, -1, -1))
     counts = np.bincount(code, minlength=len(sequences))
     observed, cell_expected = counts[big_cell], expected[big_cell]
@@ -539,7 +581,9 @@ for v in VERIFIERS:
         cell_expected = np.append(cell_expected, expected[~big_cell].sum())
     p_value[v] = stats.chisquare(observed, cell_expected).pvalue
     print(f"{v:>6} verification: chi-square p-value = {p_value[v]:.2g}")
-print(f"({n_samples} chains, V = {vocab_sampling}, gamma = {gamma_sampling}, {len(cell_expected)} cells)")
+print(
+    f"({n_samples} chains, V = {vocab_sampling}, gamma = {gamma_sampling}, {len(cell_expected)} cells)"
+)
 
 
 # %% [markdown]
@@ -561,7 +605,10 @@ def random_model_pairs(rng, n, V, gamma):
     """Conditionals after every prefix of length d: arrays (n, V**d, V), d = 0..gamma."""
     big = [rng.dirichlet(np.ones(V), size=(n, V**d)) for d in range(gamma + 1)]
     lam = rng.uniform(0, 1, size=(n, 1, 1))
-    small = [(1 - lam) * big[d] + lam * rng.dirichlet(np.ones(V), size=(n, V**d)) for d in range(gamma)]
+    small = [
+        (1 - lam) * big[d] + lam * rng.dirichlet(np.ones(V), size=(n, V**d))
+        for d in range(gamma)
+    ]
     return big, small, lam[:, 0, 0]
 
 
@@ -574,15 +621,21 @@ def along_blocks(tables, V, gamma):
 def coupling_bound(q_small, q_big, blocks):
     V, gamma = q_small.shape[-1], blocks.shape[-1]
     draft = np.broadcast_to(blocks, q_small.shape[:-2] + (gamma,))
-    joint = lambda q: np.cumprod(np.take_along_axis(q[..., :gamma, :], draft[..., None], -1)[..., 0], -1)  # noqa: E731
+    joint = lambda q: np.cumprod(
+        np.take_along_axis(q[..., :gamma, :], draft[..., None], -1)[..., 0], -1
+    )  # noqa: E731
     both = np.minimum(joint(q_small), joint(q_big))
     code = blocks @ (V ** np.arange(gamma - 1, -1, -1))
-    return sum(both[:, code % V ** (gamma - i) == 0, i - 1].sum(-1) for i in range(1, gamma + 1))
+    return sum(
+        both[:, code % V ** (gamma - i) == 0, i - 1].sum(-1) for i in range(1, gamma + 1)
+    )
 
 
 big, small, lam = random_model_pairs(rng, n_pairs, vocab_pairs, gamma_pairs)
 blocks = all_blocks(vocab_pairs, gamma_pairs)
-q_small, q_big = along_blocks(small, vocab_pairs, gamma_pairs), along_blocks(big, vocab_pairs, gamma_pairs)
+q_small, q_big = along_blocks(small, vocab_pairs, gamma_pairs), along_blocks(
+    big, vocab_pairs, gamma_pairs
+)
 tau_token = expected_tau("token", q_small, q_big, blocks)
 tau_block = expected_tau("block", q_small, q_big, blocks)
 bound = coupling_bound(q_small, q_big, blocks)
@@ -590,12 +643,24 @@ gain_pairs = tau_block - tau_token
 rel_gain_pairs = (1 + tau_block) / (1 + tau_token) - 1
 
 big1, small1, _ = random_model_pairs(rng, n_pairs, vocab_pairs, 1)
-q_small1, q_big1, blocks1 = along_blocks(small1, vocab_pairs, 1), along_blocks(big1, vocab_pairs, 1), all_blocks(vocab_pairs, 1)
-gap_gamma1 = np.abs(expected_tau("block", q_small1, q_big1, blocks1) - expected_tau("token", q_small1, q_big1, blocks1))
+q_small1, q_big1, blocks1 = (
+    along_blocks(small1, vocab_pairs, 1),
+    along_blocks(big1, vocab_pairs, 1),
+    all_blocks(vocab_pairs, 1),
+)
+gap_gamma1 = np.abs(
+    expected_tau("block", q_small1, q_big1, blocks1)
+    - expected_tau("token", q_small1, q_big1, blocks1)
+)
 
 print(f"{n_pairs} random pairs, V = {vocab_pairs}, gamma = {gamma_pairs}")
-print(f"  E[tau] block - token : min {gain_pairs.min():.2e}, mean {gain_pairs.mean():.4f}, max {gain_pairs.max():.4f}")
-print(f"  block efficiency gain: mean {100 * rel_gain_pairs.mean():.2f}%, 90th percentile {100 * np.quantile(rel_gain_pairs, 0.9):.2f}%")
+print(
+    f"  E[tau] block - token : min {gain_pairs.min():.2e}, mean {gain_pairs.mean():.4f}, max {gain_pairs.max():.4f}"
+)
+print(
+    f"  block efficiency gain: mean {100 * rel_gain_pairs.mean():.2f}%, "
+    f"90th percentile {100 * np.quantile(rel_gain_pairs, 0.9):.2f}%"
+)
 print(f"  coupling bound - block: min {(bound - tau_block).min():.2e}")
 print(f"  gamma = 1: max |block - token| = {rounding_level(gap_gamma1.max())}")
 
@@ -603,9 +668,13 @@ print(f"  gamma = 1: max |block - token| = {rounding_level(gap_gamma1.max())}")
 fig, ax = lib.subplots()
 ax.hist(gain_pairs, bins=40, color=lib.PALETTE[0], label=f"{n_pairs} random model pairs")
 ax.axvline(0, color=lib.PALETTE[1], lw=2, label="no gain")
-ax.set_xlabel(r"$\mathbb{E}[\tau]$ (block) $-$ $\mathbb{E}[\tau]$ (token)   [tokens per iteration]")
+ax.set_xlabel(
+    r"$\mathbb{E}[\tau]$ (block) $-$ $\mathbb{E}[\tau]$ (token)   [tokens per iteration]"
+)
 ax.set_ylabel("number of model pairs")
-ax.set_title(rf"Block verification is never behind ($\gamma$ = {gamma_pairs}, V = {vocab_pairs})")
+ax.set_title(
+    rf"Block verification is never behind ($\gamma$ = {gamma_pairs}, V = {vocab_pairs})"
+)
 ax.legend()
 lib.show(fig)
 
@@ -614,11 +683,19 @@ fig, ax = lib.subplots()
 edges = np.linspace(0, 1, 11)
 bin_of = np.clip(np.digitize(lam, edges) - 1, 0, len(edges) - 2)
 centres = (edges[:-1] + edges[1:]) / 2
-for label, values, style, color in (("coupling bound $1 + B_\\gamma$", bound, ":^", lib.PALETTE[2]),
-                                    ("block verification", tau_block, "-o", lib.PALETTE[1]),
-                                    ("token verification", tau_token, "--s", lib.PALETTE[0])):
+for label, values, style, color in (
+    ("coupling bound $1 + B_\\gamma$", bound, ":^", lib.PALETTE[2]),
+    ("block verification", tau_block, "-o", lib.PALETTE[1]),
+    ("token verification", tau_token, "--s", lib.PALETTE[0]),
+):
     filled = [k for k in range(len(centres)) if (bin_of == k).any()]
-    ax.plot(centres[filled], [1 + values[bin_of == k].mean() for k in filled], style, color=color, label=label)
+    ax.plot(
+        centres[filled],
+        [1 + values[bin_of == k].mean() for k in filled],
+        style,
+        color=color,
+        label=label,
+    )
 ax.set_xlabel(r"drafter noise $\lambda$ in $M_s = (1-\lambda) M_b + \lambda\,$noise")
 ax.set_ylabel("tokens per target pass (bin mean)")
 ax.set_title("Token < block < coupling bound, at every drafter quality")
@@ -645,7 +722,11 @@ lib.show(fig)
 # %%
 ALPHABET = "abcdefghijklmnopqrstuvwxyz .,"
 V_chars = len(ALPHABET)
-raw = "".join(line for line in Path("corpus.txt").read_text(encoding="utf-8").splitlines(True) if not line.startswith("#"))
+raw = "".join(
+    line
+    for line in Path("corpus.txt").read_text(encoding="utf-8").splitlines(True)
+    if not line.startswith("#")
+)
 text = re.sub(r" +", " ", re.sub(r"[^a-z.,]+", " ", raw.lower()))
 to_id = np.full(256, -1)
 to_id[np.frombuffer(ALPHABET.encode(), dtype=np.uint8)] = np.arange(V_chars)
@@ -662,7 +743,11 @@ def history_code(history):
 def windows(seq, k):
     """(len(seq) - k, k) histories and the next character."""
     idx = np.arange(k, len(seq))
-    history = np.stack([seq[idx - k + j] for j in range(k)], -1) if k else np.zeros((len(idx), 0), int)
+    history = (
+        np.stack([seq[idx - k + j] for j in range(k)], -1)
+        if k
+        else np.zeros((len(idx), 0), int)
+    )
     return history, seq[idx]
 
 
@@ -671,7 +756,9 @@ def fit_ngrams(train, max_order, alpha=2.0):
     tables, shorter = [], np.full((1, V_chars), 1.0 / V_chars)
     for k in range(1, max_order + 1):
         history, nxt = windows(train, k - 1)
-        counts = np.bincount(history_code(history) * V_chars + nxt, minlength=V_chars**k).reshape(-1, V_chars)
+        counts = np.bincount(
+            history_code(history) * V_chars + nxt, minlength=V_chars**k
+        ).reshape(-1, V_chars)
         prior = shorter[np.arange(V_chars ** (k - 1)) % V_chars ** max(k - 2, 0)]
         tables.append((counts + alpha * prior) / (counts.sum(1, keepdims=True) + alpha))
         shorter = tables[-1]
@@ -679,7 +766,9 @@ def fit_ngrams(train, max_order, alpha=2.0):
 
 
 ngram = fit_ngrams(train_ids, target_order)
-print(f"corpus: {len(train_ids)} training and {len(heldout_ids)} held-out characters, {V_chars} symbols")
+print(
+    f"corpus: {len(train_ids)} training and {len(heldout_ids)} held-out characters, {V_chars} symbols"
+)
 for k, table in enumerate(ngram, start=1):
     history, nxt = windows(heldout_ids, k - 1)
     bits = -np.log2(table[history_code(history), nxt]).mean()
@@ -706,9 +795,9 @@ def draft_blocks(rng, drafter_order, gamma, n):
         q_big[:, i] = ngram[k_big][history_code(history)]
         if i == gamma:
             break
-        q_small[:, i] = ngram[k_small][history_code(history[:, k_big - k_small:])]
+        q_small[:, i] = ngram[k_small][history_code(history[:, k_big - k_small :])]
         draft[:, i] = categorical(rng, q_small[:, i])
-        history = np.concatenate([history[:, 1:], draft[:, i:i + 1]], 1)
+        history = np.concatenate([history[:, 1:], draft[:, i : i + 1]], 1)
     return q_small, q_big, draft
 
 
@@ -718,25 +807,54 @@ gain, gain_se = np.zeros(shape), np.zeros(shape)
 for a, order in enumerate(drafter_orders):
     for b, gamma in enumerate(gammas):
         q_small, q_big, draft = draft_blocks(rng, order, gamma, n_contexts)
-        tau = {v: verify(v, q_small, q_big, draft)[0] @ np.arange(gamma + 1) for v in ("token", "block")}
+        tau = {
+            v: verify(v, q_small, q_big, draft)[0] @ np.arange(gamma + 1)
+            for v in ("token", "block")
+        }
         for v in tau:
             efficiency[v][a, b] = 1 + tau[v].mean()
         gain[a, b] = efficiency["block"][a, b] / efficiency["token"][a, b] - 1
-        gain_se[a, b] = (tau["block"] - tau["token"]).std(ddof=1) / np.sqrt(n_contexts) / efficiency["token"][a, b]
+        gain_se[a, b] = (
+            (tau["block"] - tau["token"]).std(ddof=1)
+            / np.sqrt(n_contexts)
+            / efficiency["token"][a, b]
+        )
 
 print("tokens per target pass (token -> block), relative gain +- standard error")
 print("drafter order | " + " | ".join(f"gamma={g:<2}" for g in gammas))
 for a, order in enumerate(drafter_orders):
-    cells = [f"{efficiency['token'][a, b]:.3f}->{efficiency['block'][a, b]:.3f}" for b in range(len(gammas))]
+    cells = [
+        f"{efficiency['token'][a, b]:.3f}->{efficiency['block'][a, b]:.3f}"
+        for b in range(len(gammas))
+    ]
     print(f"{order:>13} | " + " | ".join(cells))
-    print(f"{'gain %':>13} | " + " | ".join(f"{100 * gain[a, b]:5.2f}+-{100 * gain_se[a, b]:.2f}" for b in range(len(gammas))))
+    print(
+        f"{'gain %':>13} | "
+        + " | ".join(
+            f"{100 * gain[a, b]:5.2f}+-{100 * gain_se[a, b]:.2f}"
+            for b in range(len(gammas))
+        )
+    )
 
 # %%
 fig, ax = lib.subplots()
 for a, order in enumerate(drafter_orders):
     color = lib.PALETTE[a]
-    ax.plot(gammas, efficiency["block"][a], "-o", color=color, label=f"block, order-{order} drafter")
-    ax.plot(gammas, efficiency["token"][a], "--s", color=color, alpha=0.7, label=f"token, order-{order} drafter")
+    ax.plot(
+        gammas,
+        efficiency["block"][a],
+        "-o",
+        color=color,
+        label=f"block, order-{order} drafter",
+    )
+    ax.plot(
+        gammas,
+        efficiency["token"][a],
+        "--s",
+        color=color,
+        alpha=0.7,
+        label=f"token, order-{order} drafter",
+    )
 ax.set_xlabel(r"block length $\gamma$ (drafted tokens per iteration)")
 ax.set_ylabel("tokens per target pass  $1 + \\mathbb{E}[\\tau]$")
 ax.set_title(f"Character models: order-{target_order} target, lower-order drafters")
@@ -747,7 +865,14 @@ lib.show(fig)
 fig, ax = lib.subplots()
 ax.axhspan(7, 10, color="0.85", label="paper: block efficiency +7-10% (PaLM-2)")
 for a, order in enumerate(drafter_orders):
-    ax.errorbar(gammas, 100 * gain[a], yerr=300 * gain_se[a], fmt="-o", capsize=3, label=f"order-{order} drafter")
+    ax.errorbar(
+        gammas,
+        100 * gain[a],
+        yerr=300 * gain_se[a],
+        fmt="-o",
+        capsize=3,
+        label=f"order-{order} drafter",
+    )
 ax.axhline(0, color="0.3", lw=1)
 ax.set_xlabel(r"block length $\gamma$")
 ax.set_ylabel("gain in tokens per target pass  [%]")
@@ -774,13 +899,17 @@ lib.show(fig)
 
 # %%
 speedup = {v: efficiency[v] / (1 + cost_ratio * np.array(gammas)) for v in efficiency}
-print(f"cost model speedup over autoregressive decoding (drafter/target cost c = {cost_ratio})")
+print(
+    f"cost model speedup over autoregressive decoding (drafter/target cost c = {cost_ratio})"
+)
 print("drafter order |   best gamma (token)   |   best gamma (block)   | gain at best")
 for a, order in enumerate(drafter_orders):
     bt, bb = np.argmax(speedup["token"][a]), np.argmax(speedup["block"][a])
-    print(f"{order:>13} | {gammas[bt]:>2}: {speedup['token'][a, bt]:.3f}x"
-          f"{'':>11}| {gammas[bb]:>2}: {speedup['block'][a, bb]:.3f}x{'':>11}| "
-          f"{100 * (speedup['block'][a, bb] / speedup['token'][a, bt] - 1):.2f}%")
+    print(
+        f"{order:>13} | {gammas[bt]:>2}: {speedup['token'][a, bt]:.3f}x"
+        f"{'':>11}| {gammas[bb]:>2}: {speedup['block'][a, bb]:.3f}x{'':>11}| "
+        f"{100 * (speedup['block'][a, bb] / speedup['token'][a, bt] - 1):.2f}%"
+    )
 
 fig, ax = lib.subplots()
 best = len(drafter_orders) - 1
@@ -809,7 +938,9 @@ claims.add(
     "toy example: E[tau] token, block, coupling bound",
     ", ".join(f"{9 * toy[k]:.6g}/9" for k in ("token", "block", "coupling bound")),
     "10/9, 11/9, 12/9 (oracle)",
-    abs(9 * toy["token"] - 10) < 1e-12 and abs(9 * toy["block"] - 11) < 1e-12 and abs(9 * toy["coupling bound"] - 12) < 1e-12,
+    abs(9 * toy["token"] - 10) < 1e-12
+    and abs(9 * toy["block"] - 11) < 1e-12
+    and abs(9 * toy["coupling bound"] - 12) < 1e-12,
 )
 claims.add(
     "lossless: exact TV to target law (max, both verifiers)",
@@ -818,7 +949,11 @@ claims.add(
     max(tv["token"].max(), tv["block"].max()) < 1e-12,
     fmt="{:.1e}",
 )
-broken_min = tv["broken"][[g >= 2 for g in gammas_exact]].min() if max(gammas_exact) >= 2 else float("nan")
+broken_min = (
+    tv["broken"][[g >= 2 for g in gammas_exact]].min()
+    if max(gammas_exact) >= 2
+    else float("nan")
+)
 claims.add(
     "negative control: broken scan is detected (min TV, gamma>=2)",
     broken_min,
@@ -865,7 +1000,8 @@ claims.add(
     f"char LMs: gain grows from gamma={gammas[i_two]} to {gammas[-1]} (best drafter)",
     f"{100 * gain[i_top, i_two]:.1f}% -> {100 * gain[i_top, -1]:.1f}%",
     "gains grow with gamma; +7-10% (PaLM-2)",
-    gain[i_top, -1] - gain[i_top, i_two] > 3 * np.hypot(gain_se[i_top, -1], gain_se[i_top, i_two]),
+    gain[i_top, -1] - gain[i_top, i_two]
+    > 3 * np.hypot(gain_se[i_top, -1], gain_se[i_top, i_two]),
 )
 claims.report()
 
