@@ -1,0 +1,758 @@
+# ---
+# jupyter:
+#   jupytext:
+#     default_lexer: ipython3
+#     formats: ipynb,md:myst,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Strong model collapse: a little synthetic data stops the scaling law
+#
+# ```{admonition} In this chapter
+# :class: tip
+# {cite:t}`dohmatob2025strong` study linear regression trained on a mixture of real data and
+# "synthetic" data whose labels come from a slightly wrong model. They show that any fixed fraction
+# of synthetic data, even one example in a thousand, puts a floor under the test error: more data
+# stops helping. In a random-projections model of a neural network they also show that larger models
+# amplify this collapse up to the interpolation threshold and only partly relieve it beyond.
+# We derive the floor, compute a deterministic-equivalent theory numerically, and check both
+# against simulations averaged over many seeds. The defaults run in well under a minute on a CPU;
+# `make run CHAPTER=strong-model-collapse PRESET=paper` runs the larger preset in `paper.yaml`.
+# ```
+#
+# ## The question
+#
+# Scaling laws promise that the test error of a model keeps falling as a power of the number of
+# training examples $n$. The web, which supplies those examples, now contains text and images
+# produced by earlier models. Suppose a fraction $p_2$ of the training set comes from such a
+# generator. The generator is good but not perfect: its labels differ slightly from the truth.
+# Does the scaling law survive if $p_2$ is small, say 1%, or 0.1%? And does a bigger model help?
+#
+# The paper's answer for regression is that the scaling law does not survive. For every fixed
+# $p_2 > 0$ the error converges to a positive constant as $n \to \infty$. Because the constant is
+# proportional to $p_2^2$ it is small for small $p_2$, but the clean curve keeps going down and
+# eventually passes under it, so on a log-log plot every contaminated curve bends off the power law
+# and flattens. Model size matters too. Below the interpolation threshold (model size $m$ about $n$)
+# a bigger model makes things worse. Beyond it, a bigger model helps but does not remove the damage.
+#
+# ## The setting and the theorem
+#
+# ```{prf:definition} Real, synthetic and mixed data
+# :label: smc-def-mixture
+#
+# Features are Gaussian, $x \sim \mathcal N(0, \Sigma)$ in $\mathbb R^d$. The **real** distribution
+# $P_1$ labels them as $y = x^\top w_1 + \varepsilon$, and the **synthetic** distribution $P_2$ as
+# $y = x^\top w_2 + \varepsilon$, with noise $\varepsilon \sim \mathcal N(0, \sigma^2)$. The
+# synthetic generator's error is $\delta = w_2 - w_1$ and its **quality** is measured by
+#
+# $$
+# c^2 = \|\delta\|_\Sigma^2 = \delta^\top \Sigma \delta ,
+# $$
+#
+# the excess test error of the generator itself on real data (small $c^2$ means a good generator).
+# A training set of size $n$ holds independent pairs $(x_i, y_i)$: $n_2 = p_2 n$ of them are
+# synthetic ($D_i = 1$) and the other $n_1 = p_1 n$ are real ($D_i = 0$), with $p_1 = 1 - p_2$.
+# The examples are exchangeable, so we may think of the synthetic ones as a uniformly random subset.
+# We fit ridge regression on the whole mixture,
+#
+# $$
+# \hat w = \arg\min_w \frac1n \sum_{i=1}^n (y_i - x_i^\top w)^2 + \lambda \|w\|^2
+# = (\hat\Sigma + \lambda I)^{-1} \frac{X^\top y}{n}, \qquad \hat\Sigma = \frac{X^\top X}{n},
+# $$
+#
+# and measure its **test error on real data**, in excess of the noise:
+# $E(\hat w) = \mathbb E_{P_1}[(x^\top \hat w - y)^2] - \sigma^2 = \|\hat w - w_1\|_\Sigma^2$.
+# ```
+#
+# Everything below rests on one identity. Write each label as a clean label for the *averaged*
+# target plus a new kind of noise:
+#
+# $$
+# y_i = x_i^\top \bar w + \xi_i, \qquad \bar w = w_1 + p_2\,\delta,
+# \qquad \xi_i = \varepsilon_i + (D_i - p_2)\, x_i^\top \delta .
+# $$
+#
+# Because $D_i$ is independent of $x_i$ and $\mathbb E D_i = p_2$, the new noise has mean zero given
+# $x_i$, and its conditional variance is $\sigma^2 + p_1 p_2 (x_i^\top\delta)^2$. (The $D_i$ of a
+# random subset are weakly dependent, with covariance $O(1/n)$. We ignore this below.) So **training on the
+# mixture is a clean regression problem whose target is the wrong vector $\bar w$**, with noise
+# inflated on average by $p_1 p_2 c^2$. More data removes the noise but not the wrong target.
+#
+# ```{prf:theorem} The floor (fixed dimension, $n \to \infty$)
+# :label: smc-thm-floor
+#
+# Let $d$ be fixed, $\Sigma \succ 0$ and $\lambda = \lambda_n \to 0$. Then $\hat w \to \bar w$ almost
+# surely, so
+#
+# $$
+# E(\hat w) \;\longrightarrow\; \|\bar w - w_1\|_\Sigma^2 = p_2^2\, c^2 .
+# $$
+#
+# For ordinary least squares ($\lambda = 0$) the approach to the floor is, to first order in $1/n$,
+#
+# $$
+# E(\hat w) \approx p_2^2 c^2 + \frac{\sigma^2 d + p_1 p_2\, c^2 (d + 2)}{n}.
+# $$
+# ```
+#
+# ```{prf:proof}
+# By the law of large numbers $\hat\Sigma \to \Sigma$ and $X^\top\xi/n \to \mathbb E[x\xi] = 0$,
+# so $\hat w = (\hat\Sigma+\lambda_n I)^{-1}(\hat\Sigma \bar w + X^\top\xi/n) \to \bar w$, and
+# $\|\bar w - w_1\|_\Sigma^2 = p_2^2 \|\delta\|_\Sigma^2$. For the rate, $\sqrt n(\hat w - \bar w)$
+# is asymptotically normal with the sandwich covariance $\Sigma^{-1} M \Sigma^{-1}$, where
+# $M = \mathbb E[\xi^2 x x^\top] = \sigma^2\Sigma + p_1 p_2(c^2\Sigma + 2\Sigma\delta\delta^\top\Sigma)$
+# (Isserlis' theorem for the fourth Gaussian moment). The mean excess error is
+# $\operatorname{tr}(\Sigma \cdot \Sigma^{-1}M\Sigma^{-1})/n = \operatorname{tr}(\Sigma^{-1}M)/n$, which is the
+# stated term. The cross term $2(\hat w - \bar w)^\top \Sigma (\bar w - w_1)$ has mean zero, because
+# $\mathbb E[\xi \mid X] = 0$ makes the least-squares estimator unbiased for $\bar w$.
+# ```
+#
+# The floor is the whole story when $d \ll n$: the error stops at $p_2^2 c^2$. With $p_2 = 10^{-3}$
+# and $c^2 = 1$ the floor is $10^{-6}$. That is tiny, but a scaling law keeps going down, so it
+# always reaches the floor in the end. A scaling law needs a spectrum with many scales, so we turn to
+# the high-dimensional picture.
+#
+# ```{prf:assumption} Power-law spectrum and source condition
+# :label: smc-ass-powerlaw
+#
+# $\Sigma = \operatorname{diag}(\lambda_1, \dots, \lambda_d)$ with $\lambda_k = k^{-a}$, and the target
+# puts energy $\lambda_k (w_1)_k^2 \propto k^{-b}$ on direction $k$, with $1 < b < 2a + 1$ and
+# $\|w_1\|_\Sigma = 1$. The generator's error $\delta$ has the same profile with independent random
+# signs, scaled to $\|\delta\|^2_\Sigma = c^2$.
+# ```
+#
+# Ridge regression on clean data ($p_2 = 0$) is described by its **effective regularisation**
+# $\kappa$: the unique $\kappa \ge \lambda$ with
+#
+# $$
+# \kappa - \lambda = \frac{\kappa}{n}\operatorname{tr}\!\big(\Sigma(\Sigma + \kappa I)^{-1}\big),
+# \qquad
+# \mathrm{df}_2 = \operatorname{tr}\!\big(\Sigma^2(\Sigma+\kappa I)^{-2}\big).
+# $$
+#
+# The sample covariance acts on average like the population one with $\lambda$ replaced by $\kappa$,
+# $\mathbb E[\lambda(\hat\Sigma+\lambda I)^{-1}] \approx \kappa(\Sigma+\kappa I)^{-1}$, and the
+# classical deterministic equivalent of the error is bias plus variance,
+# $B + V = \big(\kappa^2 \|(\Sigma+\kappa I)^{-1} w_1\|^2_\Sigma + \sigma^2\,\mathrm{df}_2/n\big)
+# / (1 - \mathrm{df}_2/n)$ {cite:p}`hastie2022surprises,bach2024highdimensional`.
+# Under {prf:ref}`smc-ass-powerlaw` the bias scales like $\kappa^{(b-1)/a}$ and the variance
+# like $\sigma^2\kappa^{-1/a}/n$. Balancing the two gives $\kappa \asymp n^{-a/b}$, so we use the ridge
+# schedule $\lambda_n = \lambda_0\, n^{-a/b}$, and the clean error follows the **scaling law**
+#
+# $$
+# E \asymp n^{-(b-1)/b}.
+# $$
+#
+# ```{prf:proposition} Deterministic equivalent on the mixture (our derivation, a heuristic)
+# :label: smc-prop-de
+#
+# Apply the clean equivalent to the decomposition $y = X\bar w + \xi$. The noise $\xi$ has mean
+# zero given $x$ but depends on it through $(x^\top\delta)^2$; we account for this by replacing
+# $\sigma^2\,\mathrm{df}_2$ with $\operatorname{tr}(\Sigma(\Sigma+\kappa I)^{-2}M)$, the same
+# sandwich as in {prf:ref}`smc-thm-floor`. We then measure the error against $w_1$ rather than
+# $\bar w$. This gives
+#
+# $$
+# E(\hat w) \approx
+# \underbrace{\big\|\Sigma(\Sigma+\kappa I)^{-1}\bar w - w_1\big\|_\Sigma^2}_{\text{error of the mean predictor}}
+# + \frac{\kappa^2 \|(\Sigma+\kappa I)^{-1}\bar w\|_\Sigma^2\,\mathrm{df}_2
+# + \sigma^2 \mathrm{df}_2
+# + p_1 p_2\big(c^2\,\mathrm{df}_2 + 2\,\|\Sigma(\Sigma+\kappa I)^{-1}\delta\|_\Sigma^2\big)}{n - \mathrm{df}_2}.
+# $$
+#
+# With $p_2 = 0$ this is the clean $B + V$. For $p_2 > 0$ and $\kappa \to 0$ the first term tends to
+# $\|\bar w - w_1\|^2_\Sigma = p_2^2c^2$ and the second vanishes, which recovers {prf:ref}`smc-thm-floor`.
+# ```
+#
+# ```{prf:proof}
+# Write $\hat w - w_1 = (\hat w - \bar w) + p_2\delta$. The clean equivalent for target $\bar w$ and
+# uncorrelated noise gives the mean $\mathbb E\hat w \approx \Sigma(\Sigma+\kappa I)^{-1}\bar w$ and the
+# fluctuation $\mathbb E\|\hat w - \mathbb E \hat w\|^2_\Sigma \approx
+# (\kappa^2\|(\Sigma+\kappa I)^{-1}\bar w\|^2_\Sigma\mathrm{df}_2 + v)/(n - \mathrm{df}_2)$, where
+# $v = \operatorname{tr}(\Sigma(\Sigma+\kappa I)^{-2}M)$. With $M$ as above,
+# $v = \sigma^2\mathrm{df}_2 + p_1p_2(c^2\mathrm{df}_2 + 2\,\delta^\top\Sigma^2(\Sigma+\kappa I)^{-2}\Sigma\delta)$.
+# Adding the squared bias of the mean with respect to $w_1$ gives the statement. The step that
+# treats heteroscedastic noise through $M$ is a heuristic, exact to first order when $d/n \to 0$.
+# We do not prove it here; the simulations below check it.
+# ```
+#
+# ````{admonition} What is derived here and what the paper states
+# :class: note
+# The paper's Theorem 1 gives the test error on the mixture as $B + V + \zeta$, a deterministic
+# equivalent derived with operator-valued free probability. Its extra term $\zeta$ does not vanish
+# as $n \to \infty$ unless $p_2 \to 0$. We do not reproduce that
+# formula. {prf:ref}`smc-thm-floor` is elementary and exact. {prf:ref}`smc-prop-de` is our own
+# single-$\kappa$ approximation. The figures show that it agrees with simulation, with a median
+# deviation of a few percent (quantified in the claims). Departures in the setup: training sets of increasing $n$ are nested
+# (one stream of examples, every $1/p_2$-th of them synthetic), so the theory uses the realised
+# fraction $\lfloor p_2 n\rfloor / n$. We use a ridge schedule $\lambda_n \propto n^{-a/b}$ that is rate-optimal
+# for clean data. The default dimensions ($d = 100$ for the scaling curves; $d = 400$ and $n = 200$ for the
+# model-size experiment) are smaller than the paper's. We do not run the MNIST and GPT-2 experiments.
+# ````
+#
+# ### Random projections: the role of model size
+#
+# To model a network whose size we can turn, the paper fixes a random matrix $S \in \mathbb R^{m\times d}$
+# with i.i.d. $\mathcal N(0, 1/d)$ entries and fits only the read-out: the predictor is
+# $x \mapsto v^\top S x$, with $v$ fitted by ridge (penalty $\lambda$) on the features $z = Sx$.
+# The model size is $m$, and $\psi = m/n$ is the ratio that sets the interpolation threshold
+# $\psi = 1$.
+#
+# ```{prf:definition} Gap
+# :label: smc-def-gap
+#
+# For fixed $n$ and $m$, the **gap** is $E_{\text{mix}} - E_{\text{real}}$: the test error on $P_1$ of the
+# model trained on the mixture minus that of the same model trained on $n$ real examples.
+# ```
+#
+# Given $S$, the features are Gaussian, $z \sim \mathcal N(0, \Sigma_S)$ with $\Sigma_S = S\Sigma S^\top$.
+# Project each target onto them: $v_k^\star = \Sigma_S^{+} S\Sigma w_k$. Then
+# $y = z^\top v_k^\star + e_k$, where the residual $e_k$ is Gaussian, uncorrelated with $z$ and therefore
+# independent of it. Its variance is $\sigma^2 + r_k$, with approximation error
+# $r_k = \|w_k\|^2_\Sigma - \|v_k^\star\|^2_{\Sigma_S}$. The test error splits by Pythagoras as
+# $\|S^\top v - w_1\|^2_\Sigma = \|v - v_1^\star\|^2_{\Sigma_S} + r_1$. **Conditional on $S$, the
+# random-projections model is therefore the mixed-data ridge problem of
+# {prf:ref}`smc-prop-de` in dimension $m$.** It has covariance $\Sigma_S$, real target $v_1^\star$, generator
+# error $\delta_S = v_2^\star - v_1^\star$ with quality $c_S^2 = \|\delta_S\|^2_{\Sigma_S}$, and noise variance
+# $\sigma^2 + p_1 r_1 + p_2 r_2$. We evaluate that formula for each drawn $S$ and average over draws.
+# The paper instead averages over $S$ analytically (its Theorem 2).
+#
+# The formula explains the shape in $m$. With little ridge, below the threshold ($m < n$) we have
+# $\kappa \approx 0$ and $\mathrm{df}_2 \approx m$. The synthetic terms are then roughly
+# $p_2^2 c_S^2 + p_1p_2 c_S^2 \cdot m/(n - m)$. Both grow with $m$: a bigger model represents more of
+# the generator's error ($c_S^2$ grows), and the variance factor $m/(n-m)$ amplifies the label-shift
+# noise until it explodes at $m = n$. Beyond the threshold, $\kappa$ becomes positive (the model
+# regularises itself) and $\mathrm{df}_2$ falls back well below $n$. The variance factor falls, but the mean
+# predictor is still pulled towards $\bar w$, so part of the gap remains. As $m \to \infty$,
+# $S^\top S \to (m/d) I$ and the model tends to minimum-norm regression on $x$ itself. That model
+# still carries the synthetic-data terms of {prf:ref}`smc-prop-de` at this $n$.
+#
+# ## The algorithm
+#
+# All simulations fit ridge through an eigendecomposition, which serves every label vector at once.
+# The scaling experiment does this in $d$ dimensions; the random-projections one uses the $n\times n$
+# kernel, since $S^\top v = S^\top S X^\top (ZZ^\top + n\lambda I)^{-1} y$ with $Z = XS^\top$.
+# Training sets for increasing $n$ are nested, so one pass accumulates $X^\top X$ and $X^\top y$
+# chunk by chunk. Because only the labels differ between mixtures, all values of $p_2$ share the
+# same features and noise, a common-random-numbers design that makes the comparison between $p_2$
+# values nearly free of sampling noise.
+
+# %% tags=["parameters"]
+seed = 0
+device = "cpu"
+# scaling-law experiment (power-law spectrum)
+d = 100
+spectrum_decay = 3.0
+source_decay = 5.0
+noise_std = 0.05
+quality_c2 = 1.0
+ridge_scale = 0.03
+n_min = 100
+n_max = 100000
+n_points = 13
+p2_grid = [0.0, 0.001, 0.01, 0.1]
+n_seeds = 16
+n_theory_max = 100000000
+# random-projections experiment
+rp_n = 200
+rp_d = 400
+rp_p2 = 0.2
+rp_c2 = 0.5
+rp_noise_std = 0.2
+rp_ridge = 0.001
+rp_m_min = 10
+rp_m_max = 2000
+rp_m_points = 17
+rp_draws = 8
+pareto_c2 = [0.05, 0.5, 2.0]
+
+# %%
+import time
+
+import numpy as np
+from matplotlib.colors import LogNorm
+from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
+
+import lib
+
+lib.check_choice("device", device, ("auto", "cpu"))
+lib.check_int("d", d, low=2)
+lib.check_float("spectrum_decay", spectrum_decay, low=0.0, low_open=True)
+lib.check_float("source_decay", source_decay, low=1.0, low_open=True)
+if not source_decay < 2 * spectrum_decay + 1:
+    raise ValueError(f"parameter `source_decay` = {source_decay!r} is invalid: must be < 2 * spectrum_decay + 1")
+lib.check_float("noise_std", noise_std, low=0.0)
+lib.check_float("quality_c2", quality_c2, low=0.0, low_open=True)
+lib.check_float("ridge_scale", ridge_scale, low=0.0, low_open=True)
+lib.check_int("n_min", n_min, low=10)
+lib.check_int("n_max", n_max, low=100 * n_min)
+lib.check_int("n_points", n_points, low=5)
+if not (isinstance(p2_grid, list) and len(p2_grid) >= 2):
+    raise ValueError(f"parameter `p2_grid` = {p2_grid!r} is invalid: must be a list of at least 2 fractions")
+for i, p in enumerate(p2_grid):
+    lib.check_float(f"p2_grid[{i}]", p, low=0.0, high=0.5)
+if p2_grid[0] != 0.0 or any(b <= a for a, b in zip(p2_grid, p2_grid[1:])):
+    raise ValueError(f"parameter `p2_grid` = {p2_grid!r} is invalid: must start at 0.0 and increase strictly")
+lib.check_int("n_seeds", n_seeds, low=3)
+lib.check_int("n_theory_max", n_theory_max, low=n_max)
+lib.check_int("rp_n", rp_n, low=20)
+lib.check_int("rp_d", rp_d, low=rp_n)
+lib.check_float("rp_p2", rp_p2, low=0.0, high=0.5, low_open=True)
+lib.check_float("rp_c2", rp_c2, low=0.0, low_open=True)
+lib.check_float("rp_noise_std", rp_noise_std, low=0.0)
+lib.check_float("rp_ridge", rp_ridge, low=0.0, low_open=True)
+lib.check_int("rp_m_min", rp_m_min, low=1, high=rp_n // 10)
+lib.check_int("rp_m_max", rp_m_max, low=5 * rp_n)
+lib.check_int("rp_m_points", rp_m_points, low=9)
+lib.check_int("rp_draws", rp_draws, low=3)
+if not (isinstance(pareto_c2, list) and len(pareto_c2) >= 1):
+    raise ValueError(f"parameter `pareto_c2` = {pareto_c2!r} is invalid: must be a non-empty list")
+for i, c in enumerate(pareto_c2):
+    lib.check_float(f"pareto_c2[{i}]", c, low=0.0, low_open=True)
+rng, device = lib.setup(seed, device)
+t_start = time.perf_counter()
+
+
+# %% [markdown]
+# The theory of {prf:ref}`smc-prop-de` is written in the eigenbasis of the covariance, on
+# *whitened* coordinates $a = \Sigma^{1/2} w_1$ and $\beta = \Sigma^{1/2}\delta$ (so $c^2 = \|\beta\|^2$).
+# The fixed point for $\kappa$ is monotone, and bisection solves it to machine precision.
+
+# %%
+def effective_ridge(mu, lam, n, iters=100):
+    """The kappa >= lam with kappa - lam = (kappa / n) * sum(mu / (mu + kappa))."""
+    lo, hi = lam, lam + mu.sum() / n
+    for _ in range(iters):
+        kappa = 0.5 * (lo + hi)
+        excess = kappa - lam - kappa * np.sum(mu / (mu + kappa)) / n
+        lo, hi = (lo, kappa) if excess > 0 else (kappa, hi)
+    return 0.5 * (lo + hi)
+
+
+def mixed_ridge_risk(mu, a, beta, p2, noise_var, lam, n):
+    """Deterministic equivalent of ||w_hat - w_1||_Sigma^2 for ridge on the p2-mixture.
+
+    mu: eigenvalues of the covariance; a, beta: whitened real target and generator error
+    in that eigenbasis; noise_var: label-noise variance (sigma^2, plus residuals for projections).
+    """
+    kappa = effective_ridge(mu, lam, n)
+    shrink = mu / (mu + kappa)
+    df2 = np.sum(shrink**2)
+    w_bar = a + p2 * beta
+    mean_error = np.sum((shrink * w_bar - a) ** 2)
+    bias_fluct = np.sum((kappa / (mu + kappa) * w_bar) ** 2) * df2
+    label_shift = p2 * (1 - p2) * (np.sum(beta**2) * df2 + 2 * np.sum(shrink**2 * beta**2))
+    return mean_error + (bias_fluct + noise_var * df2 + label_shift) / (n - df2)
+
+
+# %% [markdown]
+# The simulation of the scaling curves. For each seed we draw one long stream of i.i.d. examples.
+# Example $i$ (counting from 0) is synthetic when $\lfloor p_2 (i+1)\rfloor > \lfloor p_2 i\rfloor$, so the
+# first $n$ examples hold exactly $\lfloor p_2 n\rfloor$ synthetic ones. Since the examples are
+# exchangeable, their positions do not matter. At each $n$ of the grid we solve ridge for all mixtures
+# with one eigendecomposition of $\hat\Sigma$.
+
+# %%
+def power_law_problem(d, a, b, c2, rng):
+    """Spectrum k^-a, target and generator error with energy k^-b per direction, random signs."""
+    k = np.arange(1.0, d + 1)
+    spectrum = k**-a
+    profile = np.sqrt(k**-b / spectrum)
+    w1 = profile * rng.choice([-1.0, 1.0], d)
+    w1 /= np.sqrt(np.sum(spectrum * w1**2))
+    delta = profile * rng.choice([-1.0, 1.0], d)
+    delta *= np.sqrt(c2 / np.sum(spectrum * delta**2))
+    return spectrum, w1, delta
+
+
+def ridge_schedule(n):
+    return ridge_scale * n ** (-spectrum_decay / source_decay)
+
+
+def simulate_scaling(spectrum, w1, delta, ns, p2s, sigma, n_seeds, rng, chunk=50_000):
+    """Test error ||w_hat - w1||_Sigma^2, shape (n_seeds, len(p2s), len(ns))."""
+    dim, root = len(spectrum), np.sqrt(spectrum)
+    p2s = np.asarray(p2s)
+    errors = np.empty((n_seeds, len(p2s), len(ns)))
+    for s in range(n_seeds):
+        gram, xty = np.zeros((dim, dim)), np.zeros((len(p2s), dim))
+        seen = 0
+        for j, n in enumerate(ns):
+            while seen < n:
+                rows = min(chunk, n - seen)
+                X = rng.standard_normal((rows, dim)) * root
+                y_real = X @ w1 + sigma * rng.standard_normal(rows)
+                index = np.arange(seen, seen + rows)
+                synthetic = np.floor(p2s[:, None] * (index + 1)) > np.floor(p2s[:, None] * index)
+                y = y_real[None, :] + synthetic * (X @ delta)[None, :]  # y = x.w2 + noise where synthetic
+                gram += X.T @ X
+                xty += y @ X
+                seen += rows
+            evals, evecs = np.linalg.eigh(gram / n + ridge_schedule(n) * np.eye(dim))
+            w_hat = ((xty / n) @ evecs / evals) @ evecs.T
+            errors[s, :, j] = ((w_hat - w1) ** 2) @ spectrum
+    return errors
+
+
+# %% [markdown]
+# The random-projections simulation uses the kernel form and nested sketches: the model of size $m$
+# uses the first $m$ rows of one $m_{\max}\times d$ matrix $S$, so the $n\times n$ kernel
+# $ZZ^\top$ is accumulated over $m$. Each fit is linear in the labels, so we fit the real labels
+# $y$ and the synthetic shift $t_i = D_i\, x_i^\top\delta$ once (the first $n_2 = p_2 n$ rows are synthetic). The error for any quality $s^2 c^2$
+# is then a quadratic in $s$, which gives the Pareto picture for several qualities at no extra cost.
+# For the theory we diagonalise $\Sigma_S$ through $A = S\Sigma^{1/2}$: its right singular vectors
+# $V$ give the whitened projected targets $V^\top\Sigma^{1/2}w_1$ and $V^\top\Sigma^{1/2}\delta$.
+
+# %%
+def projection_theory(A_m, gram_m, a_full, beta_full, p2, sigma2, lam, n):
+    """Deterministic equivalent given the sketch (A_m = S_m Sigma^1/2, gram_m = A_m^T A_m)."""
+    m, dim = A_m.shape
+    if m < dim:   # diagonalise the smaller of A A^T (m x m) and A^T A (d x d)
+        mu, U = np.linalg.eigh(A_m @ A_m.T)
+        keep = mu > 1e-10 * mu.max()
+        mu, V = mu[keep], (A_m.T @ U[:, keep]) / np.sqrt(mu[keep])
+    else:
+        mu, V = np.linalg.eigh(gram_m)
+        keep = mu > 1e-10 * mu.max()
+        mu, V = mu[keep], V[:, keep]
+    a, beta = V.T @ a_full, V.T @ beta_full
+    r1 = a_full @ a_full - a @ a                       # approximation error of the real target
+    r2 = np.sum((a_full + beta_full) ** 2) - np.sum((a + beta) ** 2)
+    e_real = mixed_ridge_risk(mu, a, beta, 0.0, sigma2 + r1, lam, n) + r1
+    e_mix = mixed_ridge_risk(mu, a, beta, p2, sigma2 + (1 - p2) * r1 + p2 * r2, lam, n) + r1
+    return e_real, e_mix
+
+
+def simulate_projections(spectrum, w1, delta, n, ms, p2, sigma, lam, draws, rng):
+    """Per draw and m: quadratic coefficients of the error in the quality scale s, and theory."""
+    dim, root = len(spectrum), np.sqrt(spectrum)
+    n2 = round(p2 * n)
+    quad = np.empty((draws, len(ms), 3))    # E(s) = q0 + 2 s q1 + s^2 q2
+    theory = np.empty((draws, len(ms), 2))  # (E_real, E_mix) at the base quality
+    for s in range(draws):
+        X = rng.standard_normal((n, dim)) * root
+        y = X @ w1 + sigma * rng.standard_normal(n)
+        shift = (np.arange(n) < n2) * (X @ delta)   # exactly n_2 synthetic rows
+        S = rng.standard_normal((ms[-1], dim)) / np.sqrt(dim)
+        Z, A = X @ S.T, S * root
+        kernel, gram, used = np.zeros((n, n)), np.zeros((dim, dim)), 0
+        for j, m in enumerate(ms):
+            kernel += Z[:, used:m] @ Z[:, used:m].T
+            if m >= dim:
+                gram += A[used:m].T @ A[used:m] if used >= dim else A[:m].T @ A[:m]
+            used = m
+            evals, evecs = np.linalg.eigh(kernel + n * lam * np.eye(n))
+            alpha = evecs @ ((evecs.T @ np.stack([y, shift], 1)) / evals[:, None])
+            coef = S[:m].T @ (S[:m] @ (X.T @ alpha))    # columns: fit to y, fit to the shift
+            resid = coef[:, 0] - w1
+            quad[s, j] = resid**2 @ spectrum, (resid * coef[:, 1]) @ spectrum, coef[:, 1] ** 2 @ spectrum
+            theory[s, j] = projection_theory(A[:m], gram, root * w1, root * delta, n2 / n, sigma**2, lam, n)
+    return quad, theory
+
+
+# %% [markdown]
+# ## The experiment
+#
+# ### Scaling curves
+#
+# We simulate the scaling curves with `n_seeds` independent data streams. The generator ($w_1$, $\delta$)
+# is drawn once per run, so the theory curve is a single deterministic line.
+
+# %%
+spectrum, w1, delta = power_law_problem(d, spectrum_decay, source_decay, quality_c2, rng)
+ns = np.unique(np.round(np.logspace(np.log10(n_min), np.log10(n_max), n_points)).astype(int))
+p2s = np.array(p2_grid)
+
+errors = simulate_scaling(spectrum, w1, delta, ns, p2s, noise_std, n_seeds, rng)
+mean_err = errors.mean(axis=0)
+se_err = errors.std(axis=0, ddof=1) / np.sqrt(n_seeds)
+
+a_w, beta_w = np.sqrt(spectrum) * w1, np.sqrt(spectrum) * delta
+ns_theory = np.unique(np.round(np.logspace(np.log10(n_min), np.log10(n_theory_max), 40)).astype(int))
+def realised(p, n):
+    return np.floor(p * n) / n   # the fraction of synthetic examples among the first n
+
+
+theory_sim = np.array([[mixed_ridge_risk(spectrum, a_w, beta_w, realised(p, n), noise_std**2, ridge_schedule(n), n)
+                        for n in ns] for p in p2s])
+theory_line = np.array([[mixed_ridge_risk(spectrum, a_w, beta_w, realised(p, n), noise_std**2, ridge_schedule(n), n)
+                         for n in ns_theory] for p in p2s])
+floors = p2s**2 * quality_c2
+slope_pred = -(source_decay - 1) / source_decay
+
+print(f"{'n':>8} " + " ".join(f"p2={p:<8g}" for p in p2s) + "   (simulated test error, mean over seeds)")
+for j in range(0, len(ns), 3):
+    print(f"{ns[j]:>8d} " + " ".join(f"{mean_err[q, j]:<11.2e}" for q in range(len(p2s))))
+print("predicted floors p2^2 c^2: " + ", ".join(f"{f:.0e}" for f in floors[1:]))
+
+# %%
+fig, ax = lib.subplots(width=7.0, height=4.6)
+for q, p in enumerate(p2s):
+    color = lib.PALETTE[q]
+    label = "real only ($p_2=0$)" if p == 0 else f"$p_2={p:g}$"
+    bars = np.stack([np.minimum(2 * se_err[q], 0.9 * mean_err[q]), 2 * se_err[q]])  # clipped for the log axis
+    ax.errorbar(ns, mean_err[q], yerr=bars, fmt="o", ms=4, color=color, label=label, capsize=2)
+    inside = ns_theory <= n_max
+    ax.plot(ns_theory[inside], theory_line[q, inside], "-", color=color, lw=1.5)
+    ax.plot(ns_theory[~inside], theory_line[q, ~inside], "--", color=color, lw=1.2)
+    if p > 0:
+        ax.axhline(floors[q], color=color, ls=":", lw=1)
+ax.set_xscale("log")
+ax.set_yscale("log")
+ax.set_xlabel("training set size $n$ (examples)")
+ax.set_ylabel(r"test error on real data $\|\hat w - w_1\|_\Sigma^2$")
+ax.set_title("Synthetic data puts a floor under the scaling law")
+ax.plot([], [], "k-", lw=1.5, label="deterministic equivalent")
+ax.plot([], [], "k:", lw=1, label=r"floor $p_2^2c^2$")
+ax.legend(loc="lower left", fontsize=9, ncol=2)
+lib.show(fig)
+
+# %% [markdown]
+# Dots are simulations (mean over seeds, bars ±2 standard errors, clipped at the bottom for the log
+# axis), solid lines the deterministic
+# equivalent, dashed its continuation beyond the simulated range, and dotted lines the floors
+# $p_2^2c^2$. At small $n$ the theory lines are jagged because they use the realised fraction
+# $\lfloor p_2 n\rfloor/n$ (for $p_2 = 0.001$ and $n < 1000$ there is no synthetic example at all).
+# The clean curve ($p_2 = 0$) follows the power law $n^{-(b-1)/b}$. With 10% and with 1%
+# synthetic data the curves are flat by $n \approx 10^4$. With 0.1% the simulated curve is already
+# bending away from the clean one, and the theory places its plateau at $p_2^2c^2 = 10^{-6}$ a few
+# decades further on.
+
+# %%
+# claims about the scaling curves, computed from the simulation
+last = len(ns) - 1
+decade_back = int(np.argmin(np.abs(np.log(ns / (ns[last] / 10)))))
+two_decades_back = int(np.argmin(np.abs(np.log(ns / (ns[last] / 100)))))
+flat = [q for q in range(1, len(p2s)) if p2s[q] >= 0.01]
+drop = mean_err[:, decade_back] / mean_err[:, last]   # factor by which the error falls over the last decade
+to_floor = mean_err[flat, last] / floors[flat]
+
+fit_range = slice(two_decades_back, last + 1)
+log_n = np.log(ns[fit_range])
+slopes = np.polyfit(log_n, np.log(errors[:, 0, fit_range]).T, 1)[0]   # one fitted slope per seed
+slope_mean, slope_se = slopes.mean(), slopes.std(ddof=1) / np.sqrt(n_seeds)
+
+q_small = 1                                                  # the smallest positive p2
+log_excess = np.log(errors[:, q_small, :] / errors[:, 0, :])  # paired, per seed: log(E_mix / E_clean)
+excess_mean, excess_se = log_excess.mean(0), log_excess.std(0, ddof=1) / np.sqrt(n_seeds)
+excess_growth = log_excess[:, last] - log_excess[:, decade_back]   # paired growth over the last decade
+growth_mean, growth_se = excess_growth.mean(), excess_growth.std(ddof=1) / np.sqrt(n_seeds)
+
+from_n = ns >= 10 * n_min
+theory_dev = np.abs(mean_err[:, from_n] / theory_sim[:, from_n] - 1)
+theory_allowed = np.maximum(0.25 * theory_sim, 3 * se_err)[:, from_n]   # 25% or sampling error
+theory_worst = np.max(np.abs(mean_err - theory_sim)[:, from_n] / theory_allowed)
+
+print(f"error drop over the last decade: " + ", ".join(f"p2={p:g}: {x:.2f}x" for p, x in zip(p2s, drop)))
+print(f"error at n_max / floor, p2 >= 0.01: " + ", ".join(f"{x:.2f}" for x in to_floor))
+print(f"clean fitted slope over n in [{ns[two_decades_back]}, {ns[last]}]: "
+      f"{slope_mean:.3f} +- {slope_se:.3f} (predicted {slope_pred:.3f})")
+print(f"p2={p2s[q_small]:g}: E_mix / E_clean = " + ", ".join(
+    f"{np.exp(excess_mean[j]):.2f} at n={ns[j]}" for j in (two_decades_back, decade_back, last))
+    + " (geometric mean over seeds)")
+print(f"  growth of log(E_mix / E_clean) over the last decade: {growth_mean:.2f} +- {growth_se:.2f}")
+print(f"theory vs simulation for n >= {10 * n_min}: median relative deviation {np.median(theory_dev):.2f}, "
+      f"max {theory_dev.max():.2f}; worst deviation / max(25%, 3 s.e.) = {theory_worst:.2f}")
+
+
+# %% [markdown]
+# ### Model size: random projections
+#
+# Now $n$ is fixed and the model size $m$ varies from far below to far above $n$. The spectrum is
+# $\lambda_k \propto 1/k$ (normalised to mean one, so that the projected features have unit scale),
+# and the target and generator error have energy $\propto k^{-2}$ per direction, with Gaussian
+# coefficients.
+
+# %%
+def projection_problem(d, c2, rng):
+    k = np.arange(1.0, d + 1)
+    spectrum = (1 / k) * d / np.sum(1 / k)
+    profile = np.sqrt(k**-2.0 / spectrum)
+    w1 = profile * rng.standard_normal(d)
+    w1 /= np.sqrt(np.sum(spectrum * w1**2))
+    delta = profile * rng.standard_normal(d)
+    delta *= np.sqrt(c2 / np.sum(spectrum * delta**2))
+    return spectrum, w1, delta
+
+
+rp_spectrum, rp_w1, rp_delta = projection_problem(rp_d, rp_c2, rng)
+ms = np.unique(np.round(np.logspace(np.log10(rp_m_min), np.log10(rp_m_max), rp_m_points)).astype(int))
+quad, rp_theory = simulate_projections(rp_spectrum, rp_w1, rp_delta, rp_n, ms, rp_p2,
+                                       rp_noise_std, rp_ridge, rp_draws, rng)
+
+e_real = quad[..., 0]
+gap = 2 * quad[..., 1] + quad[..., 2]              # E_mix - E_real at the base quality (s = 1)
+gap_mean, gap_se = gap.mean(0), gap.std(0, ddof=1) / np.sqrt(rp_draws)
+gap_theory = (rp_theory[..., 1] - rp_theory[..., 0]).mean(0)
+
+print(f"{'m':>6} {'m/n':>6} {'E_real':>8} {'gap':>8} {'+-se':>7} {'theory':>8}")
+for j in range(0, len(ms), 2):
+    print(f"{ms[j]:>6d} {ms[j] / rp_n:>6.2f} {e_real[:, j].mean():>8.3f} {gap_mean[j]:>8.3f} "
+          f"{gap_se[j]:>7.3f} {gap_theory[j]:>8.3f}")
+
+# %%
+fig, ax = lib.subplots(width=7.0, height=4.4)
+ax.errorbar(ms / rp_n, gap_mean, yerr=2 * gap_se, fmt="o", ms=4, capsize=2, color=lib.PALETTE[1],
+            label=f"simulation (mean of {rp_draws} draws, ±2 s.e.)")
+ax.plot(ms / rp_n, gap_theory, "-", color=lib.PALETTE[0], label="theory given $S$, averaged over draws")
+ax.axvline(1.0, color="gray", ls="--", lw=1, label="interpolation threshold $m = n$")
+ax.axhline(rp_p2**2 * rp_c2, color="gray", ls=":", lw=1, label=r"$p_2^2c^2$")
+ax.set_xscale("log")
+ax.set_xlabel(r"model size $\psi = m/n$ (random features per training example)")
+ax.set_ylabel(r"gap $E_{\mathrm{mix}} - E_{\mathrm{real}}$ (test MSE)")
+ax.set_title(f"Bigger models amplify collapse up to $m=n$ ($n={rp_n}$, $p_2={rp_p2:g}$, $c^2={rp_c2:g}$)")
+ax.legend(fontsize=9)
+lib.show(fig)
+
+# %% [markdown]
+# Below the threshold the gap grows with $m$. It peaks at $m \approx n$, where the fit interpolates
+# and amplifies the label-shift noise. Beyond the threshold it falls, but it levels off well above
+# zero, and in this example above the naive $p_2^2c^2$. So larger models mitigate the collapse only
+# past the threshold, and only partly.
+
+# %%
+below_lo = int(np.argmin(np.abs(np.log(ms / (rp_n / 20)))))
+below_hi = int(np.argmin(np.abs(np.log(ms / (rp_n / 2)))))
+peak = int(np.argmax(gap_mean))
+far = len(ms) - 1
+paired_growth = gap[:, below_hi] - gap[:, below_lo]
+growth_mean, growth_se = paired_growth.mean(), paired_growth.std(ddof=1) / np.sqrt(rp_draws)
+away_from_peak = (ms <= rp_n / 2) | (ms >= 2 * rp_n)
+rp_miss = np.abs(gap_mean - gap_theory)[away_from_peak]
+rp_allowed = np.maximum(0.25 * gap_theory, 3 * gap_se)[away_from_peak]   # 25% or sampling error
+rp_dev = rp_miss / gap_theory[away_from_peak]
+print(f"gap at m={ms[below_lo]}: {gap_mean[below_lo]:.3f}, at m={ms[below_hi]}: {gap_mean[below_hi]:.3f} "
+      f"(paired increase {growth_mean:.3f} +- {growth_se:.3f})")
+print(f"peak of the mean gap at m={ms[peak]} (m/n = {ms[peak] / rp_n:.2f}): {gap_mean[peak]:.3f}")
+print(f"gap at m={ms[far]} (m/n = {ms[far] / rp_n:.0f}): {gap_mean[far]:.3f} +- {gap_se[far]:.3f}")
+print(f"theory vs simulation of the gap away from the peak: max relative deviation {rp_dev.max():.2f}, "
+      f"max deviation / allowance {np.max(rp_miss / rp_allowed):.2f}")
+
+# %% [markdown]
+# ### The Pareto picture
+#
+# For each model size we place the error of the real-only model against the error of the
+# mixed-data model, for generators of several qualities (same $n$, same $p_2$). Points on the
+# diagonal mean synthetic data is harmless.
+
+# %%
+fig, ax = lib.subplots(width=7.0, height=5.0)
+markers = ["s", "D", "*", "^", "v", "P"]
+norm = LogNorm(vmin=ms[0], vmax=ms[-1])
+scale = np.sqrt(np.array(pareto_c2) / rp_c2)
+x_real = e_real.mean(0)
+for i, (c2_value, s) in enumerate(zip(pareto_c2, scale)):
+    y_mix = (quad[..., 0] + 2 * s * quad[..., 1] + s**2 * quad[..., 2]).mean(0)
+    marker, size = markers[i % len(markers)], (70 if markers[i % len(markers)] == "*" else 36)
+    points = ax.scatter(x_real, y_mix, c=ms, cmap="viridis", norm=norm, marker=marker, s=size,
+                        edgecolors="k", linewidths=0.4)
+    ax.scatter([], [], marker=marker, s=size, c="lightgray", edgecolors="k", linewidths=0.4,
+               label=f"$c^2 = {c2_value:g}$")
+lims = [0.9 * x_real.min(), 1.1 * x_real.max()]
+ax.plot(lims, lims, "k--", lw=1, label="no harm ($E_{\\mathrm{mix}} = E_{\\mathrm{real}}$)")
+ax.set_xscale("log")
+ax.set_yscale("log")
+ax.set_xlabel(r"test error trained on real data only, $E_{\mathrm{real}}$")
+ax.set_ylabel(r"test error trained on the mixture, $E_{\mathrm{mix}}$")
+ax.set_title(f"Model size vs generator quality ($n={rp_n}$, $p_2={rp_p2:g}$)")
+for axis in (ax.xaxis, ax.yaxis):
+    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(FormatStrFormatter("%g"))
+    axis.set_minor_formatter(NullFormatter())
+fig.colorbar(points, ax=ax, label="model size $m$ (random features)")
+ax.legend(fontsize=9, loc="upper left")
+lib.show(fig)
+
+# %% [markdown]
+# Each marker shape is one generator quality and the colour is the model size. For the good generator
+# ($c^2$ small) the points stay close to the diagonal except near the threshold. For poor generators the points move away
+# from the diagonal as the model approaches the threshold. The largest models (yellow) reach the
+# lowest real-only error, but they stay well above the diagonal: their error with the mixture is
+# larger than their error without it by a margin that grows with $c^2$.
+
+# %%
+runtime = time.perf_counter() - t_start
+print(f"experiments: {runtime:.1f} s wall-clock")
+
+# %% [markdown]
+# ## What we reproduced
+#
+# Each claim below is computed from the runs above, averaged over `n_seeds` data streams (scaling)
+# or `rp_draws` sketches and datasets (model size). Each tolerance is either a multiple of the measured
+# standard error or a margin stated in the claim. For the margins we checked them against the spread:
+# per-seed fitted slopes scatter by about 0.1, so with 16 seeds the tolerance 0.1 is about four
+# standard errors. The 0.1% comparison uses the paired log-ratio $\log(E_{\text{mix}}/E_{\text{clean}})$.
+# At small $n$ a training set holds only a handful of synthetic examples, so the plain ratio is
+# heavy-tailed.
+
+# %%
+claims = lib.Claims("strong-model-collapse", paper="dohmatob2025strong")
+claims.add(
+    f"p2 >= 0.01: error falls < 1.5x over the last decade of n (clean: {drop[0]:.1f}x)",
+    float(drop[flat].max()), "error stops improving with n for any p2 > 0 (Fig. 1)",
+    bool(drop[flat].max() < 1.5 and drop[0] > 3), fmt="{:.2f}x")
+claims.add(
+    "p2 >= 0.01: error at n_max within 30% of the floor p2^2 c^2 (worst ratio)",
+    float(np.max(np.abs(to_floor - 1))), "floor p2^2 c^2 (isotropic / fixed-d limit)",
+    bool(np.all(np.abs(to_floor - 1) < 0.3)), fmt="{:.2f}")
+claims.add(
+    f"p2 = 0: fitted slope of log error vs log n within 0.1 of -(b-1)/b = {slope_pred:.2f}",
+    f"{slope_mean:.3f} ± {slope_se:.3f}", "clean data follows a scaling law",
+    bool(abs(slope_mean - slope_pred) < 0.1))
+claims.add(
+    f"p2 = {p2s[q_small]:g}: E_mix / E_clean > 1 at n_max and grows over the last decade (both > 3 s.e.)",
+    f"{np.exp(excess_mean[decade_back]):.2f} -> {np.exp(excess_mean[last]):.2f}",
+    "even 1 synthetic example in 1000 causes collapse",
+    bool(excess_mean[last] - 3 * excess_se[last] > 0 and growth_mean - 3 * growth_se > 0))
+claims.add(
+    "random projections: gap grows from m = n/20 to m = n/2 (paired, > 3 s.e.)",
+    f"{gap_mean[below_lo]:.3f} -> {gap_mean[below_hi]:.3f}", "larger models amplify collapse below m ~ n",
+    bool(growth_mean - 3 * growth_se > 0))
+claims.add(
+    "random projections: mean gap peaks within [n/2, 2n]",
+    f"m/n = {ms[peak] / rp_n:.2f}", "peak at the interpolation threshold",
+    bool(rp_n / 2 <= ms[peak] <= 2 * rp_n))
+claims.add(
+    f"random projections: gap at m = {ms[far] / rp_n:.0f}n is below the peak and still > 0 (3 s.e.)",
+    f"{gap_mean[far]:.3f} ± {gap_se[far]:.3f}", "beyond the threshold larger models mitigate but do not prevent collapse",
+    bool(gap_mean[far] - 3 * gap_se[far] > 0 and gap_mean[far] < 0.5 * gap_mean[peak]))
+claims.add(
+    f"theory vs simulation, scaling curves (n >= {10 * n_min}): median deviation < 10%, every point within max(25%, 3 s.e.)",
+    f"median {np.median(theory_dev):.2f}, worst {theory_worst:.2f} of allowance", "theory matches simulations (Fig. 3)",
+    bool(np.median(theory_dev) < 0.1 and theory_worst <= 1))
+claims.add(
+    "theory vs simulation: projection gap within max(25%, 3 s.e.) at every m outside [n/2, 2n]",
+    f"worst: {np.max(rp_miss / rp_allowed):.2f} of allowance", "theory matches simulations (random projections)",
+    bool(np.all(rp_miss <= rp_allowed)))
+claims.report()
+
+# %% [markdown]
+# The strong-collapse picture reproduces in our small linear setting. With 10% or 1% synthetic data
+# the error at $n = 10^5$ sits on the predicted floor $p_2^2c^2$ while the clean error is still falling
+# at the predicted rate $n^{-4/5}$. With 0.1% synthetic data, the excess over the clean curve grows
+# steadily with $n$. That curve does not reach its floor inside the simulated range ($10^{-6}$; the
+# theory puts the plateau near $n \approx 10^7$ to $10^8$). The paper's "1 in 1000" statement is about
+# the asymptote, and here we only see the approach. The random-projections model reproduces the
+# paper's three regimes: amplification as $m$ grows towards $n$, a peak at the threshold, and a
+# smaller but positive gap far beyond it.
+#
+# Two differences from the paper are worth stating. First, the theory curves are our own
+# deterministic equivalent ({prf:ref}`smc-prop-de`), not the paper's Theorem 1. For the random
+# projections we apply it conditionally on each sketch instead of averaging over $S$ in closed form
+# as the paper's Theorem 2 does. It agrees with the simulations to the stated tolerance but is not
+# exact. Beyond the threshold it sits slightly (about 10%) below the simulated gap in most runs,
+# and near the interpolation peak the per-draw fluctuations are large, so we leave the peak out of
+# that comparison. Second, the paper's headline experiments on MNIST and GPT-2 are out of scope here.
+# The paper preset enlarges the sweep: $n$ up to $10^6$, $d = 200$, more seeds, and for the
+# model-size study $n = 500$ with $d = 1000$, closer to the paper's Pareto setting. With that preset
+# the 0.1% curve visibly bends towards its floor by $n = 10^6$, and every claim above still holds.
+# The defaults take the wall-clock time printed before this section, under half a minute on one core.
