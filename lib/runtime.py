@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 
 import numpy as np
 
@@ -18,6 +19,8 @@ def pick_device(device: str = "auto") -> str:
     rather than a silent fall-back, so a paper-scale run never quietly runs on the CPU.
     """
     check_choice("device", device, DEVICES)
+    if device == "cpu":
+        return "cpu"
     try:
         import torch
     except ImportError:  # a numpy-only environment
@@ -27,29 +30,31 @@ def pick_device(device: str = "auto") -> str:
     has_cuda = torch.cuda.is_available()
     if device == "cuda" and not has_cuda:
         raise ValueError("parameter `device` = 'cuda' is invalid: no CUDA device is visible")
-    if device == "auto":
-        return "cuda" if has_cuda else "cpu"
-    return device
+    return "cuda" if has_cuda else "cpu"
 
 
 def setup(seed: int, device: str = "auto") -> tuple[np.random.Generator, str]:
     """Seed ``random``, numpy and torch from one integer and choose the device.
 
     Returns ``(rng, device)``: a fresh ``numpy.random.Generator`` (the only source of randomness a
-    numpy chapter should use) and the device string for torch tensors. Torch's global generator is
-    seeded too, so ``torch.randn`` without an explicit generator is reproducible on the CPU.
+    numpy chapter should use) and the device string for torch tensors.
+
+    Torch is seeded (and the device looked up) only when the chapter has imported torch before
+    calling ``setup``: a numpy-only chapter then never pays torch's import time, and its device is
+    ``"cpu"`` since nothing of it runs on a GPU. A torch chapter imports torch first.
     """
     check_int("seed", seed, low=0, high=2**32 - 1)
+    check_choice("device", device, DEVICES)
     random.seed(seed)
     np.random.seed(seed)
     os.environ.setdefault("PYTHONHASHSEED", str(seed))
+    torch = sys.modules.get("torch")
+    if torch is None:
+        if device == "cuda":
+            raise ValueError("parameter `device` = 'cuda' is invalid: this chapter does not use torch")
+        return np.random.default_rng(seed), "cpu"
     chosen = pick_device(device)
-    try:
-        import torch
-    except ImportError:
-        pass
-    else:
-        torch.manual_seed(seed)
-        if chosen == "cuda":
-            torch.cuda.manual_seed_all(seed)
+    torch.manual_seed(seed)
+    if chosen == "cuda":
+        torch.cuda.manual_seed_all(seed)
     return np.random.default_rng(seed), chosen

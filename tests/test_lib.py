@@ -211,3 +211,16 @@ def test_style_palette_is_colour_blind_safe_set():
     lib.use_style()
     cycle = [c["color"] for c in matplotlib.rcParams["axes.prop_cycle"]]
     assert cycle[:3] == list(lib.PALETTE[:3]) and len(set(lib.PALETTE)) == len(lib.PALETTE)
+
+
+def test_numpy_only_setup_does_not_import_torch():
+    """A chapter that never imports torch must not pay for it (or get a GPU device)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, lib; rng, dev = lib.setup(3, 'auto'); "
+            "assert 'torch' not in sys.modules, 'torch was imported'; assert dev == 'cpu'; "
+            "import pytest\n"
+            "try:\n    lib.setup(3, 'cuda')\nexcept ValueError as e:\n    assert 'does not use torch' in str(e)\n"
+            "else:\n    raise SystemExit('cuda accepted without torch')")
+    subprocess.run([sys.executable, "-c", code], check=True)
