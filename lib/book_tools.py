@@ -57,7 +57,8 @@ def toc_chapters(toc: Path = ROOT / "_toc.yml") -> list[str]:
 def execute(slug: str, timeout: int = 1200) -> float:
     """Execute the chapter's ``.md`` top to bottom and rewrite its ``.ipynb`` and ``.py``.
 
-    The ``.md`` is the source of truth: code and prose come from it, outputs from this run. Returns
+    The ``.md`` is the source of truth and is never rewritten: code and prose come from it,
+    outputs from this run. An edit made to the ``.md`` while it runs stops the refresh. Returns
     the wall-clock seconds of the run.
     """
     import jupytext
@@ -66,7 +67,8 @@ def execute(slug: str, timeout: int = 1200) -> float:
     paths = chapter_paths(slug)
     if not paths["md"].exists():
         raise SystemExit(f"no chapter {slug!r}: {paths['md']} does not exist")
-    nb = jupytext.read(paths["md"])
+    source = paths["md"].read_text(encoding="utf-8")
+    nb = jupytext.reads(source, fmt="md:myst")
     client = NotebookClient(
         nb,
         timeout=timeout,
@@ -79,9 +81,10 @@ def execute(slug: str, timeout: int = 1200) -> float:
     seconds = time.perf_counter() - start
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+    if paths["md"].read_text(encoding="utf-8") != source:
+        raise SystemExit(f"{paths['md']} changed while it was executing; run `make execute` again")
     jupytext.write(nb, paths["ipynb"])
     jupytext.write(nb, paths["py"], fmt="py:percent")
-    jupytext.write(nb, paths["md"], fmt="md:myst")
     return seconds
 
 

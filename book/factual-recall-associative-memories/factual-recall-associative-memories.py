@@ -1,0 +1,799 @@
+# ---
+# jupyter:
+#   jupytext:
+#     default_lexer: ipython3
+#     formats: ipynb,md:myst,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Factual recall in transformers via associative memories
+#
+# ```{admonition} In this chapter
+# :class: tip
+# {cite:t}`nichani2025factual` ask how many facts a shallow transformer can store, and answer with
+# *associative memories*: weight matrices that map an input embedding to an output embedding. They
+# prove that a linear memory stores about $d^2$ associations (up to a log), an MLP memory about $m\cdot d$,
+# and that a one-layer transformer can put its facts in either the attention values or the MLP. They
+# also show that gradient descent learns the *relation* of a query before its *subject*. We measure the
+# capacities by training, fit the scaling laws, and watch the two-stage learning happen. The defaults run
+# in well under a minute on a CPU; `make run CHAPTER=factual-recall-associative-memories PRESET=paper`
+# runs larger sweeps and the one-layer softmax transformer (GPU territory).
+# ```
+#
+# ## The question
+#
+# A language model that answers "The capital of France is" with "Paris" has stored a fact. If a model
+# stores facts in its weights, how many can it hold per parameter, and which parts of a transformer hold
+# them? Trained language models have been measured to store a roughly constant number of bits per
+# parameter {cite:p}`allenzhu2025physics`. The paper's answer to *how*: each weight matrix works as a
+# lookup table written in superposition, an associative memory {cite:p}`cabannes2024scaling`. A
+# $d\times d$ matrix can hold about $d^2/\log$ input–output pairs, an MLP with $m$ hidden units about
+# $md/\log$ pairs, so storage is linear in parameter count, and a transformer can trade attention
+# parameters against MLP parameters. And in training, the model first learns *which kind of answer* a
+# question asks for (the relation) and only later *which one* (the subject): for a while it answers with
+# a plausible but wrong fact.
+#
+# ## The setting and the theorem
+#
+# ### Associative memories
+#
+# ```{prf:definition} Linear associative memory
+# :label: far-def-linear-am
+#
+# Let $e_1,\dots,e_N\in\mathbb{R}^d$ be input embeddings, $u_1,\dots,u_M\in\mathbb{R}^d$ output embeddings
+# and $f^*:[N]\to[M]$ the associations to store. A matrix $W\in\mathbb{R}^{d\times d}$ *stores* $f^*$ if for
+# every $x$
+#
+# $$
+# f^*(x) = \arg\max_{y\in[M]} \; u_y^\top W e_x .
+# $$
+#
+# The *outer-product* (Hebbian) memory is $W_{\mathrm{op}}=\sum_{x=1}^N u_{f^*(x)} e_x^\top$; a *trained*
+# memory minimises the cross-entropy of the softmax over the scores $u_y^\top W e_x$.
+# ```
+#
+# ```{prf:assumption} Random embeddings
+# :label: far-ass-random
+#
+# The $e_x$ and $u_y$ are independent and uniform on the unit sphere of $\mathbb{R}^d$. Then
+# $e_x^\top e_{x'}$ and $u_y^\top u_{y'}$ ($x\ne x'$, $y\ne y'$) are centred with variance $1/d$.
+# ```
+#
+# Throughout we store $M=N$ associations with $f^*(x)=x$ (distinct outputs, the hardest case used in the
+# paper's code).
+#
+# ```{prf:theorem} Storage capacity of a linear memory (informal)
+# :label: far-thm-linear
+#
+# Under {prf:ref}`far-ass-random` there is, with high probability, a $W\in\mathbb{R}^{d\times d}$ that stores
+# all $N$ associations as soon as $d^2 \gtrsim N$ up to logarithmic factors; conversely no memory with
+# $d^2$ parameters of bounded precision stores more than $\tilde O(d^2)$ arbitrary associations.
+# Empirically the largest storable $N$ follows $N\log N \propto d^2$.
+# ```
+#
+# ```{prf:proof}
+# *A signal-to-noise sketch for the outer-product memory.* With $W_{\mathrm{op}}$ the score of a candidate $y$ for input $x$ is
+# $s_{xy} = \sum_{i} (u_y^\top u_i)(e_i^\top e_x)$. For the right answer $y=x$ the term $i=x$ gives the
+# signal $\lVert u_x\rVert^2\lVert e_x\rVert^2 = 1$. For a wrong $y$ there are two cross-talk terms of
+# size $d^{-1/2}$ ($i=x$ gives $u_y^\top u_x$, $i=y$ gives $e_y^\top e_x$), and every other $i$ adds an
+# independent product of two $d^{-1/2}$ overlaps, so
+#
+# $$
+# \operatorname{Var}(s_{xy}) \approx \frac{2}{d} + \frac{N}{d^2}.
+# $$
+#
+# The input is recalled when the largest of $N-1$ such nearly Gaussian scores stays below $1$, i.e.
+# $\sqrt{2\log N\,(2/d + N/d^2)} < 1$. Once $N\gg d$ this reads $N\log N \lesssim d^2/2$: the capacity
+# grows like $d^2$ up to the $\log N$ that a maximum over $N$ competitors costs.
+# ```
+#
+# Why should a *trained* $W$ do better? The outer product adds every association with weight one and
+# never looks at the cross-talk; a trained $W$ solves a margin problem, $u_{x}^\top W e_x > u_{y}^\top W e_x$
+# for all $y\ne x$, that has $d^2$ free parameters. It can cancel the structured $d^{-1/2}$ cross-talk
+# (which dominates at small $d$) and spend its budget only on the competitors that come close. The
+# scaling is the same, $d^2$ up to a log, but the constant is larger, and it is much larger at the small
+# $d$ we can afford.
+#
+# ```{prf:definition} MLP associative memory
+# :label: far-def-mlp-am
+#
+# An MLP memory of width $m$ maps $e_x$ to
+# $F(e_x) = V^\top \sigma(W_1 e_x + b)$ with $W_1, V\in\mathbb{R}^{m\times d}$, $b\in\mathbb{R}^m$ and
+# $\sigma$ the ReLU, and recalls $\arg\max_y u_y^\top F(e_x)$. It has $2md+m$ parameters.
+# ```
+#
+# ```{prf:theorem} Storage capacity of an MLP memory (informal)
+# :label: far-thm-mlp
+#
+# Under {prf:ref}`far-ass-random` (and $m$, $d$ large enough in a polylogarithmic sense), an MLP memory of
+# width $m$ stores $N$ arbitrary associations as soon as $md \gtrsim N$ up to logarithmic factors. Since
+# the parameter count is $\approx 2md$, storage is again linear in parameters.
+# ```
+#
+# ```{prf:proof}
+# *A heuristic.* Write $\phi(e)=\sigma(W_1 e+b)\in\mathbb{R}^m$. The score $u_y^\top V^\top\phi(e_x)$ is *linear* in $V$
+# with feature $\phi(e_x)\otimes u_y\in\mathbb{R}^{md}$. The outer-product choice
+# $V=\sum_i \phi(e_i)u_{i}^\top/\lVert\phi\rVert^2$ gives the score
+# $\sum_i (u_y^\top u_i)\,\kappa(e_i,e_x)$, with $\kappa$ the normalised feature kernel. If the activation
+# makes $\kappa(e_i,e_x)$ for $i\ne x$ of order $m^{-1/2}$ (its mean can be made small, of order
+# $d^{-k/2}$, by an activation whose low Hermite coefficients vanish), the noise variance is
+# $N\cdot\frac1d\cdot\frac1m$, and the same maximum-of-$N$ argument as above gives $N\log N\lesssim md$.
+# Training the first layer, as we do, can only help. The paper's proof is a careful version of this
+# construction; we test the scaling, not the constant.
+# ```
+#
+# ### The factual recall task and the one-layer transformer
+#
+# ```{prf:definition} Synthetic factual recall
+# :label: far-def-task
+#
+# There are $S$ subjects, $R$ relations, and for each relation $r$ a block $\mathcal{A}_r$ of $D$ answers
+# ($RD$ answers in all). A fact table $a^*(s,r)\in\mathcal{A}_r$ fixes the answer of every
+# (subject, relation) pair: $SR$ facts. A sequence of length $T$ is filled with noise tokens; the subject
+# and the relation sit at two random positions and the last token is an end-of-sequence token EOS. The
+# target is $a^*(s,r)$.
+# ```
+#
+# The model the paper analyses is one layer of multi-head self-attention in which only the last (EOS)
+# position queries, followed by a residual MLP of width $m$ and a fixed unembedding. The attention
+# picks out the subject and relation tokens among the noise; then the facts must be stored somewhere:
+#
+# ```{prf:theorem} Attention or MLP can store the facts (informal)
+# :label: far-thm-tradeoff
+#
+# With random embeddings in dimension $d$ (larger than a polylog of $S,R,D,T$), a one-layer transformer
+# with $H$ heads of dimension $d_h$ and an MLP of width $m$ reaches 100% accuracy on
+# {prf:ref}`far-def-task` as soon as **either** the attention parameters $H d_h d$ **or** the MLP
+# parameters $md$ exceed $SR$ up to logarithmic factors. In the first case the value–output matrices act
+# as linear associative memories from $(s,r)$ to the answer; in the second the attention only forwards
+# $e_s+e_r$ and the MLP is the memory. A matching information-theoretic lower bound says that
+# $\tilde\Omega(SR)$ parameters are necessary.
+# ```
+#
+# ### Sequential learning
+#
+# For the training dynamics the paper simplifies the model: one-hot (orthogonal) embeddings of the
+# $V_{\mathrm{voc}} = S+R+N_{\text{noise}}+1$ tokens, *linear* attention, and only the EOS query. With
+# $A\in\mathbb{R}^{V_{\mathrm{voc}}\times V_{\mathrm{voc}}}$ and values $W_V\in\mathbb{R}^{V_{\mathrm{voc}}\times RD}$ the logits at EOS are
+#
+# $$
+# \ell(z_{1:T}) = \sum_{t=1}^T \big(x_T^\top A\, x_t\big)\, W_V^\top x_t
+# = \sum_{z} c_z\, a_z\, w_z ,
+# $$
+#
+# where $c_z$ counts token $z$ in the sequence, $a_z = A_{\mathrm{EOS},z}$ and $w_z$ is row $z$ of $W_V$:
+# each token contributes a vote $a_z w_z$, weighted by its count. Two diagnostic losses split the
+# cross-entropy: the **relation-only** loss $-\log \sum_{a\in\mathcal{A}_{r}} p(a)$ (is the answer in the
+# right block?) and the **subject-only** loss $-\log \sum_{r'} p(\text{the answer at the same position in
+# block } r')$ (is the right index chosen within a block?).
+#
+# ```{prf:theorem} Sequential learning (informal)
+# :label: far-thm-sequential
+#
+# Under gradient flow from a small initialisation the model first learns the relation: the relation-only
+# loss falls to nearly zero while the model predicts *uniformly over the correct answer block* (the
+# subject-only loss stays at $\log D$). Only afterwards does the subject-only loss fall and the model
+# recall the fact. The intermediate stage is a "hallucination": the answer has the right type but is
+# not the stored fact.
+# ```
+#
+# Why relation first? From a small initialisation each pair $(a_z, w_z)$ grows like a two-layer linear
+# network, at a rate set by the correlation $g_z=\mathbb{E}[c_z(e_{y}-p)]$ of its token with the target.
+# At initialisation $p$ is uniform over all $RD$ answers; a relation token occurs in a fraction $1/R$ of
+# the sequences and moves the target to a block of $D$ answers, a subject token occurs in a fraction $1/S$
+# and moves the target to $R$ answers spread over the blocks. So
+#
+# $$
+# \lVert g_{\text{rel}}\rVert = \frac1R\sqrt{\frac{R-1}{RD}}, \qquad
+# \lVert g_{\text{subj}}\rVert = \frac1S\sqrt{\frac{D-1}{RD}},
+# $$
+#
+# and with $S=16$, $R=4$, $D=8$ the relation rate is about $2.6$ times larger. Escape times from a small
+# initialisation scale like $\log(1/\text{init})/\text{rate}$, so the relation escapes first, by a wide
+# margin in steps.
+#
+# ```{note}
+# **Where we depart from the paper.** Everything runs on a CPU in well under a minute, so
+# (i) dimensions stop at $d=32$ for the linear memory (the paper's code goes to $2^8$) and the MLP sweep
+# varies the width $m$ at $d=8$; (ii) training is full batch with Adam for a fixed budget
+# (`am_steps`, `mlp_steps`) instead of the code's $2^{12}$–$2^{15}$ steps with early stopping, which
+# under-trains the MLP slightly at the largest widths (more steps give a few percent more capacity);
+# (iii) the sequential-learning run uses sequences of length 16 (the code uses 32) and plain gradient
+# descent with step size 1 instead of 0.1 (this only rescales time); (iv) the one-layer softmax transformer
+# and its attention-versus-MLP trade-off run only with `run_transformer = True`, set in the `paper`
+# preset, because a grid of transformer trainings does not fit the default budget. All code is our own
+# torch re-implementation of the settings of the authors' JAX code.
+# ```
+#
+# ## The algorithm
+
+# %% tags=["parameters"]
+seed = 0
+device = "cpu"
+# linear associative memory: dimensions, replicates, full-batch Adam budget
+am_dims = [8, 11, 16, 22, 32]
+am_seeds = 3
+am_steps = 150
+am_lr = 3.0
+# MLP associative memory: input dimension, widths m, replicates, budget
+mlp_dim = 8
+mlp_widths = [8, 16, 32]
+mlp_seeds = 3
+mlp_steps = 400
+mlp_lr = 0.1
+# a memory "stores" N associations when at least this fraction is recalled
+capacity_threshold = 0.99
+# bisection stops when hi / lo <= 1 + capacity_rel_tol
+capacity_rel_tol = 0.05
+# sequential learning: task sizes and gradient descent
+seq_subjects = 16
+seq_relations = 4
+seq_answers_per_relation = 8
+seq_noise_tokens = 20
+seq_len = 16
+seq_steps = 600
+seq_lr = 1.0
+seq_batch = 256
+seq_init = 1e-5
+seq_replicates = 3
+seq_eval_every = 20
+# one-layer softmax transformer on the recall task (off by default; on in the paper preset)
+run_transformer = False
+tf_subjects = 16
+tf_relations = 16
+tf_answers_per_relation = 8
+tf_noise_tokens = 32
+tf_seq_len = 16
+tf_dim = 32
+tf_head_dim = 8
+tf_heads = [1, 2, 4, 8]
+tf_widths = [0, 16, 64]
+tf_steps = 2000
+tf_batch = 512
+tf_lr = 0.01
+
+# %%
+import math
+import time
+
+import numpy as np
+import torch
+from matplotlib.ticker import NullFormatter, ScalarFormatter
+from scipy.optimize import brentq
+
+import lib
+
+lib.check_int_list("am_dims", am_dims, low=2, high=4096, increasing=True, min_len=3)
+lib.check_int("am_seeds", am_seeds, low=2)
+lib.check_int("am_steps", am_steps, low=1)
+lib.check_float("am_lr", am_lr, low=0, low_open=True)
+lib.check_int("mlp_dim", mlp_dim, low=2)
+lib.check_int_list("mlp_widths", mlp_widths, low=1, increasing=True, min_len=3)
+lib.check_int("mlp_seeds", mlp_seeds, low=2)
+lib.check_int("mlp_steps", mlp_steps, low=1)
+lib.check_float("mlp_lr", mlp_lr, low=0, low_open=True)
+lib.check_float("capacity_threshold", capacity_threshold, low=0.5, high=1.0)
+lib.check_float("capacity_rel_tol", capacity_rel_tol, low=0, high=1.0, low_open=True)
+lib.check_int("seq_subjects", seq_subjects, low=2)
+lib.check_int("seq_relations", seq_relations, low=2)
+lib.check_int("seq_answers_per_relation", seq_answers_per_relation, low=2)
+lib.check_int("seq_noise_tokens", seq_noise_tokens, low=1)
+lib.check_int("seq_len", seq_len, low=4)
+lib.check_int("seq_steps", seq_steps, low=10)
+lib.check_float("seq_lr", seq_lr, low=0, low_open=True)
+lib.check_int("seq_batch", seq_batch, low=1)
+lib.check_float("seq_init", seq_init, low=0, high=0.1, low_open=True)
+lib.check_int("seq_replicates", seq_replicates, low=2)
+lib.check_int("seq_eval_every", seq_eval_every, low=1, high=seq_steps)
+lib.check_bool("run_transformer", run_transformer)
+lib.check_int("tf_subjects", tf_subjects, low=1)
+lib.check_int("tf_relations", tf_relations, low=1)
+lib.check_int("tf_answers_per_relation", tf_answers_per_relation, low=1)
+lib.check_int("tf_noise_tokens", tf_noise_tokens, low=1)
+lib.check_int("tf_seq_len", tf_seq_len, low=4)
+lib.check_int("tf_dim", tf_dim, low=2)
+lib.check_int("tf_head_dim", tf_head_dim, low=1)
+lib.check_int_list("tf_heads", tf_heads, low=1, increasing=True)
+lib.check_int_list("tf_widths", tf_widths, low=0, increasing=True)
+lib.check_int("tf_steps", tf_steps, low=1)
+lib.check_int("tf_batch", tf_batch, low=1)
+lib.check_float("tf_lr", tf_lr, low=0, low_open=True)
+rng, device = lib.setup(seed, device)
+torch_gen = torch.Generator().manual_seed(int(rng.integers(2**62)))
+t_start = time.perf_counter()
+
+
+# %% [markdown]
+# ### Memories, vectorised over replicates
+#
+# Every capacity experiment stores the identity map $f^*(x)=x$ between $N$ random unit input embeddings and
+# $N$ random unit output embeddings. We draw, per replicate, one pool of embeddings and always store its
+# first $N$, so the problems at different $N$ are nested. All replicates train at once as a batch of
+# matrices; a replicate that needs fewer than the largest $N$ in the batch masks the rest out (its extra
+# rows carry no loss, its extra output columns get score $-\infty$).
+
+# %%
+def unit_embeddings(n_reps, n, d):
+    """n_reps pools of n random unit vectors in R^d (float32, on `device`)."""
+    x = torch.randn(n_reps, n, d, generator=torch_gen, dtype=torch.float64)
+    return (x / x.norm(dim=-1, keepdim=True)).to(torch.float32).to(device)
+
+
+def recall_masks(n_stored, n_max):
+    """Row weights (1/N on stored inputs) and a -inf bias on outputs beyond each replicate's N."""
+    stored = torch.arange(n_max, device=device)[None, :] < n_stored[:, None]
+    weights = stored.to(torch.float32) / n_stored[:, None].to(torch.float32)
+    output_bias = torch.zeros(stored.shape, device=device).masked_fill(~stored, -math.inf)[:, None, :]
+    return weights, output_bias
+
+
+def recall_loss(scores, weights):
+    """Cross-entropy of recalling input x as output x (the diagonal), summed over replicates."""
+    log_p = torch.log_softmax(scores, dim=-1)
+    return -(log_p.diagonal(dim1=1, dim2=2) * weights).sum()
+
+
+def recall_accuracy(scores, weights):
+    """Fraction of the stored inputs whose top-scoring output is their own, per replicate."""
+    hits = scores.argmax(-1) == torch.arange(scores.shape[1], device=device)[None, :]
+    return (hits * weights).sum(1)
+
+
+def train_memory(scores_fn, params, lr, steps, weights):
+    """Full-batch Adam on the recall loss; returns the best accuracy seen (checked every 10 steps),
+    stopping early once every replicate has stored its N, as the authors' code does."""
+    opt = torch.optim.Adam(params, lr=lr)
+    best = torch.zeros(weights.shape[0], device=device)
+    for step in range(steps + 1):
+        scores = scores_fn()
+        if step % 10 == 0 or step == steps:
+            best = torch.maximum(best, recall_accuracy(scores.detach(), weights))
+            if step == steps or bool((best >= capacity_threshold).all()):
+                return best
+        opt.zero_grad()
+        recall_loss(scores, weights).backward()
+        opt.step()
+
+
+# %% [markdown]
+# The three memories of the derivation: the trained linear memory (scores $u_y^\top W e_x$), the outer
+# product $W_{\mathrm{op}}=\sum_{x\le N} u_x e_x^\top$ (no training), and the MLP memory
+# (scores $u_y^\top V^\top \mathrm{ReLU}(W_1e_x+b)$, standard $1/\sqrt{\text{fan-in}}$ initialisation).
+
+# %%
+def linear_memory_accuracy(E, U, n_stored):
+    """Train W (d x d, from zero) with full-batch Adam; return the recall accuracy per replicate."""
+    n_reps, n_max, d = E.shape
+    weights, output_bias = recall_masks(n_stored, n_max)
+    W = torch.zeros(n_reps, d, d, device=device, requires_grad=True)
+    U_t = U.transpose(1, 2)
+    return train_memory(lambda: E @ W @ U_t + output_bias, [W], am_lr, am_steps, weights)
+
+
+def outer_product_accuracy(E, U, n_stored):
+    """W_op = sum_{x <= N} u_x e_x^T, no training."""
+    weights, output_bias = recall_masks(n_stored, E.shape[1])
+    stored = (weights > 0).to(torch.float32)[..., None]
+    W_op_t = (E * stored).transpose(1, 2) @ (U * stored)       # (W_op)^T = sum_x e_x u_x^T
+    return recall_accuracy(E @ W_op_t @ U.transpose(1, 2) + output_bias, weights)
+
+
+def mlp_memory_accuracy(E, U, n_stored, width):
+    """Train ReLU MLPs of the given width with full-batch Adam; recall accuracy per replicate."""
+    n_reps, n_max, d = E.shape
+    weights, output_bias = recall_masks(n_stored, n_max)
+    W1 = torch.randn(n_reps, d, width, generator=torch_gen).div(math.sqrt(d)).to(device).requires_grad_()
+    b = torch.zeros(n_reps, 1, width, device=device, requires_grad=True)
+    V = torch.randn(n_reps, width, d, generator=torch_gen).div(math.sqrt(width)).to(device).requires_grad_()
+    U_t = U.transpose(1, 2)
+
+    def scores():
+        return torch.relu(E @ W1 + b) @ V @ U_t + output_bias
+
+    return train_memory(scores, [W1, b, V], mlp_lr, mlp_steps, weights)
+
+
+# %% [markdown]
+# The capacity of a memory is the largest $N$ it stores at accuracy $\ge$ `capacity_threshold`. We find
+# it by a bisection on a log scale, run for all replicates at once: each replicate keeps its own bracket
+# $[N_{\mathrm{lo}}, N_{\mathrm{hi}}]$ ($N_{\mathrm{lo}}$ stored, $N_{\mathrm{hi}}$ not), all are trained in one batch at their
+# geometric midpoints, and the search stops when every bracket is narrower than a factor
+# $1+$`capacity_rel_tol`. It starts from an $N_{\mathrm{lo}}$ that is always storable,
+# $N_{\mathrm{lo}}=d$ (the $e_x$ are then linearly independent, so some $W$ maps every $e_x$ exactly to $u_x$;
+# an MLP of width $m$ can do the same for $N\le\min(m,d)$ in its linear regime, with a large bias), and a generous $N_{\mathrm{hi}}$; if some replicate never fails below $N_{\mathrm{hi}}$ the search stops with an error
+# rather than report a capacity capped by the bracket.
+
+# %%
+def capacity(accuracy_fn, n_low, n_high):
+    """Largest N with accuracy >= capacity_threshold, per problem, by batched log-bisection.
+
+    n_low, n_high: integer tensors, one bracket per problem (n_low must be storable)."""
+    lo, hi = n_low.clone(), n_high.clone()
+    active = (hi > lo * (1 + capacity_rel_tol)) & (hi - lo > 1)
+    while bool(active.any()):
+        mid = torch.sqrt(lo * hi.to(torch.float64)).round().long()
+        mid = torch.where(active, torch.minimum(torch.maximum(mid, lo + 1), hi - 1), lo)
+        ok = accuracy_fn(mid).cpu() >= capacity_threshold
+        lo = torch.where(active & ok, mid, lo)
+        hi = torch.where(active & ~ok, mid, hi)
+        active = (hi > lo * (1 + capacity_rel_tol)) & (hi - lo > 1)
+    if bool((hi == n_high).any()):
+        raise RuntimeError("a capacity reached the top of its search bracket; raise the bracket")
+    return lo.numpy()
+
+
+# %% [markdown]
+# ## The experiment
+#
+# ### Linear associative memory: capacity against $d^2$
+#
+# For each $d$ we draw `am_seeds` pools of embeddings and find the capacity of the trained and of the
+# outer-product memory on the same embeddings.
+
+# %%
+cap_trained, cap_outer = [], []
+for d in am_dims:
+    n_high = d * d // 2                                   # the upper end of the authors' bracket
+    E, U = unit_embeddings(am_seeds, n_high, d), unit_embeddings(am_seeds, n_high, d)
+
+    def on_prefix(fn):
+        return lambda n: fn(E[:, : int(n.max())], U[:, : int(n.max())], n.to(device))
+
+    bracket = (torch.full((am_seeds,), d), torch.full((am_seeds,), n_high))
+    cap_trained.append(capacity(on_prefix(linear_memory_accuracy), *bracket))
+    cap_outer.append(capacity(on_prefix(outer_product_accuracy), torch.ones(am_seeds, dtype=torch.long), bracket[1]))
+    print(f"d = {d:3d}: trained N = {cap_trained[-1].tolist()}, outer product N = {cap_outer[-1].tolist()}")
+cap_trained, cap_outer = np.array(cap_trained), np.array(cap_outer)   # (len(am_dims), am_seeds)
+
+
+# %% [markdown]
+# The theorem predicts $N\log N = c\, d^2$. We fit $\log(N\log N) = \beta\log d^2 + \log c$ by least squares,
+# once per replicate, so that the spread of $\beta$ across replicates gives its standard error.
+
+# %%
+def loglog_slopes(x, n):
+    """Per-replicate least-squares slope and intercept of log(n log n) against log(x)."""
+    y = np.log(n * np.log(n))
+    fits = np.array([np.polyfit(np.log(x), y[:, j], 1) for j in range(n.shape[1])])
+    return fits[:, 0], fits[:, 1]
+
+
+d2 = np.array(am_dims, dtype=float) ** 2
+slope_lin, icpt_lin = loglog_slopes(d2, cap_trained)
+slope_outer, _ = loglog_slopes(d2, cap_outer)
+slope_lin_raw = np.array([np.polyfit(np.log(d2), np.log(cap_trained[:, j]), 1)[0] for j in range(am_seeds)])
+c_lin = cap_trained * np.log(cap_trained) / d2[:, None]     # N log N / d^2
+se = lambda v: v.std(ddof=1) / math.sqrt(len(v))
+print(f"trained:       slope of N log N vs d^2 = {slope_lin.mean():.2f} +- {se(slope_lin):.2f} (s.e.)")
+print(f"trained:       slope of N alone vs d^2 = {slope_lin_raw.mean():.2f} +- {se(slope_lin_raw):.2f} (s.e.)")
+print(f"outer product: slope of N log N vs d^2 = {slope_outer.mean():.2f} +- {se(slope_outer):.2f} (s.e.)")
+print("N log N / d^2 (trained), per d:", " ".join(f"{v:.2f}" for v in c_lin.mean(1)))
+print(f"capacity ratio trained / outer product at d = {am_dims[-1]}: {(cap_trained[-1] / cap_outer[-1]).mean():.1f}")
+
+# %%
+fig, ax = lib.subplots()
+for cap, name, color, marker in [(cap_trained, "trained $W$", lib.PALETTE[0], "o"),
+                                 (cap_outer, "outer product $W_{op}$", lib.PALETTE[1], "s")]:
+    y = cap * np.log(np.maximum(cap, 2))
+    ax.fill_between(d2, y.min(1), y.max(1), color=color, alpha=0.2, lw=0)
+    ax.plot(d2, y.mean(1), marker, color=color, label=f"{name} (mean, range over {am_seeds} seeds)")
+grid = np.geomspace(d2[0], d2[-1], 50)
+ax.plot(grid, np.exp(icpt_lin.mean()) * grid ** slope_lin.mean(), "--", color=lib.PALETTE[0],
+        label=f"fit: $N\\log N \\propto (d^2)^{{{slope_lin.mean():.2f}}}$")
+ax.set_xscale("log"); ax.set_yscale("log")
+ax.set_xlabel("$d^2$ (parameters of the linear memory)")
+ax.set_ylabel("$N \\log N$ at capacity ($N$ stored at 99%)")
+ax.set_title("Linear associative memory: $N\\log N$ grows like $d^2$")
+ax.legend(loc="upper left", fontsize=9)
+lib.show(fig)
+
+# %% [markdown]
+# ### MLP associative memory: capacity against $m\cdot d$
+#
+# At a fixed input dimension $d=$ `mlp_dim` we widen the MLP; the parameter count $2md+m$ grows like
+# $md$, and the theorem says the capacity should too.
+
+# %%
+cap_mlp = []
+for width in mlp_widths:
+    n_high = width * mlp_dim                              # above the ~md/2 we find
+    E, U = unit_embeddings(mlp_seeds, n_high, mlp_dim), unit_embeddings(mlp_seeds, n_high, mlp_dim)
+    acc = lambda n: mlp_memory_accuracy(E[:, : int(n.max())], U[:, : int(n.max())], n.to(device), width)
+    n_low = min(width, mlp_dim)                           # storable in the MLP's linear regime
+    cap_mlp.append(capacity(acc, torch.full((mlp_seeds,), n_low), torch.full((mlp_seeds,), n_high)))
+    print(f"m = {width:3d}, m*d = {width * mlp_dim:4d}: N = {cap_mlp[-1].tolist()}")
+cap_mlp = np.array(cap_mlp)
+md = np.array(mlp_widths, dtype=float) * mlp_dim
+slope_mlp, icpt_mlp = loglog_slopes(md, cap_mlp)
+slope_mlp_raw = np.array([np.polyfit(np.log(md), np.log(cap_mlp[:, j]), 1)[0] for j in range(mlp_seeds)])
+c_mlp = cap_mlp * np.log(cap_mlp) / md[:, None]
+print(f"slope of N log N vs m*d = {slope_mlp.mean():.2f} +- {se(slope_mlp):.2f}; "
+      f"slope of N vs m*d = {slope_mlp_raw.mean():.2f} +- {se(slope_mlp_raw):.2f} (s.e.)")
+print("N / (m d) per width:", " ".join(f"{v:.2f}" for v in (cap_mlp / md[:, None]).mean(1)))
+
+# %%
+fig, ax = lib.subplots()
+ax.fill_between(md, cap_mlp.min(1), cap_mlp.max(1), color=lib.PALETTE[2], alpha=0.2, lw=0)
+ax.plot(md, cap_mlp.mean(1), "o", color=lib.PALETTE[2], label=f"MLP memory, $d={mlp_dim}$ (mean, range)")
+icpt_raw = np.mean(np.log(cap_mlp.mean(1)) - slope_mlp_raw.mean() * np.log(md))
+ax.plot(md, np.exp(icpt_raw) * md ** slope_mlp_raw.mean(), "--", color=lib.PALETTE[2],
+        label=f"fit: $N \\propto (md)^{{{slope_mlp_raw.mean():.2f}}}$")
+n0 = cap_mlp.mean(1)[0]                                    # the law N log N = c md, through the first point
+n_log = [brentq(lambda n, t=t: n * np.log(n) - t, 2, 1e6) for t in n0 * np.log(n0) * md / md[0]]
+ax.plot(md, n_log, ":", color="gray", label="$N\\log N \\propto md$ (for comparison)")
+ax.set_xscale("log"); ax.set_yscale("log")
+for axis in (ax.xaxis, ax.yaxis):
+    axis.set_major_formatter(ScalarFormatter()); axis.set_minor_formatter(NullFormatter())
+ax.set_xticks(md)
+ax.set_yticks([v for v in (10, 20, 30, 50, 100, 150, 200, 300, 500, 1000, 2000, 5000)
+               if 0.8 * cap_mlp.min() <= v <= 1.25 * cap_mlp.max()])
+ax.set_xlabel("$m\\cdot d$ (width $\\times$ input dimension)")
+ax.set_ylabel("capacity $N$ (stored at 99%)")
+ax.set_title("MLP associative memory: capacity grows with $m\\cdot d$")
+ax.legend(loc="upper left", fontsize=9)
+lib.show(fig)
+
+# %% [markdown]
+# ### Sequential learning in the linear-attention model
+#
+# The fact table is the structured one of the authors' notebook: subjects $2k$ and $2k+1$ share their
+# answers, and the answer to $(s,r)$ is entry $\lfloor sD/S\rfloor$ of block $r$. Since the model only sees
+# token counts, a batch is a matrix of counts. We train `seq_replicates` independent runs (independent
+# data streams) at once with plain gradient descent from $A = W_V = $ `seq_init` times all-ones, and
+# evaluate the three losses on a fixed held-out batch.
+
+# %%
+S, R, D = seq_subjects, seq_relations, seq_answers_per_relation
+vocab = S + R + seq_noise_tokens + 1                     # subjects, relations, noise, EOS
+n_answers = R * D
+fact = torch.tensor([[r * D + (s * D) // S for r in range(R)] for s in range(S)])
+block_of = torch.arange(n_answers) // D                  # relation block of each answer
+index_of = torch.arange(n_answers) % D                   # position of each answer inside its block
+
+
+def sample_counts(n):
+    """Token counts (reps, n, vocab) of n random sequences per replicate, and their answers."""
+    s = torch.randint(S, (seq_replicates, n), generator=torch_gen)
+    r = torch.randint(R, (seq_replicates, n), generator=torch_gen)
+    noise = S + R + torch.randint(seq_noise_tokens, (seq_replicates, n, seq_len - 3), generator=torch_gen)
+    counts = torch.zeros(seq_replicates, n, vocab, dtype=torch.float64)
+    counts.scatter_add_(2, noise, torch.ones(noise.shape, dtype=torch.float64))
+    counts.scatter_add_(2, torch.stack([s, S + r], -1), torch.ones(seq_replicates, n, 2, dtype=torch.float64))
+    counts[..., vocab - 1] += 1                           # EOS, the query position
+    return counts, fact[s, r]
+
+
+def seq_losses(a, W_V, counts, y):
+    """Total, relation-only and subject-only cross-entropy, per replicate."""
+    p = torch.softmax(torch.einsum("knv,kv,kva->kna", counts, a, W_V), dim=-1)
+    total = -torch.log(p.gather(-1, y[..., None]).squeeze(-1))
+    relation = -torch.log((p * (block_of == (y // D)[..., None])).sum(-1))
+    subject = -torch.log((p * (index_of == (y % D)[..., None])).sum(-1))
+    return total.mean(1), relation.mean(1), subject.mean(1)
+
+
+a = torch.full((seq_replicates, vocab), seq_init, dtype=torch.float64, requires_grad=True)   # A[EOS, :]
+W_V = torch.full((seq_replicates, vocab, n_answers), seq_init, dtype=torch.float64, requires_grad=True)
+test_counts, test_y = sample_counts(1024)
+eval_steps, curves = [], []
+for step in range(seq_steps + 1):
+    if step % seq_eval_every == 0:
+        with torch.no_grad():
+            eval_steps.append(step)
+            curves.append(torch.stack(seq_losses(a, W_V, test_counts, test_y)).numpy())
+    if step == seq_steps:
+        break
+    counts, y = sample_counts(seq_batch)
+    grad_a, grad_W = torch.autograd.grad(seq_losses(a, W_V, counts, y)[0].sum(), [a, W_V])
+    with torch.no_grad():
+        a -= seq_lr * grad_a
+        W_V -= seq_lr * grad_W
+eval_steps = np.array(eval_steps)
+curves = np.array(curves)                                 # (evals, 3 losses, replicates)
+
+
+# %% [markdown]
+# We read two times off each run: $t_{\mathrm{rel}}$, when the relation-only loss has fallen below 10% of
+# its initial value $\log R$, and $t_{\mathrm{subj}}$, when the subject-only loss has fallen below 90% of
+# $\log D$, i.e. when the subject starts to be used at all.
+
+# %%
+def first_step_below(curve, level):
+    below = np.nonzero(curve <= level)[0]
+    return eval_steps[below[0]] if len(below) else np.inf
+
+
+t_rel = np.array([first_step_below(curves[:, 1, k], 0.1 * math.log(R)) for k in range(seq_replicates)])
+t_sub = np.array([first_step_below(curves[:, 2, k], 0.9 * math.log(D)) for k in range(seq_replicates)])
+at_rel = [np.searchsorted(eval_steps, t) for t in t_rel]
+sub_at_rel = np.array([curves[i, 2, k] for k, i in enumerate(at_rel)])   # subject-only loss at t_rel
+final_total = curves[-1, 0]
+print("t_rel per run:  ", t_rel.tolist())
+print("t_subj per run: ", t_sub.tolist())
+print(f"subject-only loss at t_rel: {sub_at_rel.mean():.3f} (log D = {math.log(D):.3f})")
+rate_ratio = (math.sqrt((R - 1) / (R * D)) / R) / (math.sqrt((D - 1) / (R * D)) / S)
+print(f"t_subj / t_rel = {np.mean(t_sub / t_rel):.2f}; predicted ratio of growth rates = {rate_ratio:.2f}")
+print(f"final total loss: {final_total.mean():.3f}")
+
+# %%
+fig, ax = lib.subplots()
+names = ["total loss", "relation-only loss", "subject-only loss"]
+for i, (name, color) in enumerate(zip(names, [lib.PALETTE[7], lib.PALETTE[0], lib.PALETTE[1]])):
+    ax.plot(eval_steps, curves[:, i].mean(1), color=color, label=name)
+    ax.fill_between(eval_steps, curves[:, i].min(1), curves[:, i].max(1), color=color, alpha=0.2, lw=0)
+ax.axhline(math.log(D), color=lib.PALETTE[1], ls=":", lw=1)
+ax.text(eval_steps[-1], math.log(D), "  $\\log D$: uniform in the block", va="bottom", ha="right", fontsize=9)
+ax.axvspan(t_rel.mean(), t_sub.mean(), color=lib.PALETTE[4], alpha=0.15, lw=0,
+           label="relation known, subject not (\"hallucination\")")
+ax.set_xlabel("gradient-descent step")
+ax.set_ylabel("cross-entropy (nats)")
+ax.set_title("Linear attention learns the relation first, the subject later")
+ax.set_ylim(-0.1, 1.35 * math.log(R * D))
+ax.legend(loc="upper right", fontsize=9)
+lib.show(fig)
+
+
+# %% [markdown]
+# ### The one-layer softmax transformer: attention or MLP as the memory
+#
+# This part follows the authors' `TF_one_layer`: frozen random token embeddings and unembedding
+# (standard deviation $1/\sqrt d$), $H$ softmax heads of dimension $d_h$ queried only from the EOS position,
+# an output matrix, a residual ReLU MLP of width $m$ (no MLP when $m=0$), trained with Adam on fresh
+# sequences. Its parameter counts are $4Hd_hd$ (attention) and $2md$ (MLP). It runs when
+# `run_transformer = True` (the `paper` preset).
+
+# %%
+def train_transformer(heads, width):
+    """Train one model on the recall task; return its accuracy on all S*R facts in fresh contexts."""
+    S_t, R_t, D_t, d, d_h = tf_subjects, tf_relations, tf_answers_per_relation, tf_dim, tf_head_dim
+    n_tok = S_t + R_t + tf_noise_tokens + 1
+    answers = torch.tensor(rng.integers(D_t, size=(S_t, R_t))) + D_t * torch.arange(R_t)[None, :]
+    emb = (torch.randn(n_tok, d, generator=torch_gen) / math.sqrt(d)).to(device)
+    unemb = (torch.randn(R_t * D_t, d, generator=torch_gen) / math.sqrt(d)).to(device)
+    init = lambda *shape: (torch.randn(*shape, generator=torch_gen) / math.sqrt(shape[-2])).to(device).requires_grad_()
+    Q, K, Vh = init(heads, d, d_h), init(heads, d, d_h), init(heads, d, d_h)
+    O = init(heads * d_h, d)
+    params = [Q, K, Vh, O]
+    if width > 0:
+        W1, b1, W2 = init(d, width), torch.zeros(width, device=device, requires_grad=True), init(width, d)
+        params += [W1, b1, W2]
+
+    def batch(s, r):
+        n = len(s)
+        x = S_t + R_t + torch.randint(tf_noise_tokens, (n, tf_seq_len), generator=torch_gen)
+        pos = torch.rand(n, tf_seq_len - 1, generator=torch_gen).argsort(dim=1)[:, :2]   # two distinct slots
+        x[torch.arange(n), pos[:, 0]] = s
+        x[torch.arange(n), pos[:, 1]] = S_t + r
+        x[:, -1] = n_tok - 1
+        return x.to(device), answers[s, r].to(device)
+
+    def logits(x):
+        h = emb[x]                                                  # (n, T, d)
+        q = torch.einsum("nd,hde->nhe", h[:, -1], Q)
+        k = torch.einsum("ntd,hde->nhte", h, K)
+        att = torch.softmax(torch.einsum("nhe,nhte->nht", q, k) / math.sqrt(d_h), dim=-1)
+        v = torch.einsum("nht,ntd,hde->nhe", att, h, Vh)
+        z = h[:, -1] + v.reshape(len(x), -1) @ O
+        if width > 0:
+            z = z + torch.relu(z @ W1 + b1) @ W2
+        return z @ unemb.T
+
+    opt = torch.optim.Adam(params, lr=tf_lr)
+    for _ in range(tf_steps):
+        s = torch.randint(S_t, (tf_batch,), generator=torch_gen)
+        r = torch.randint(R_t, (tf_batch,), generator=torch_gen)
+        x, y = batch(s, r)
+        loss = torch.nn.functional.cross_entropy(logits(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        s, r = torch.arange(S_t).repeat_interleave(R_t), torch.arange(R_t).repeat(S_t)
+        x, y = batch(s, r)
+        return (logits(x).argmax(-1) == y).double().mean().item()
+
+
+if run_transformer:
+    tf_acc = np.array([[train_transformer(h, m) for m in tf_widths] for h in tf_heads])
+    for h, row in zip(tf_heads, tf_acc):
+        print(f"H = {h:2d}: " + "  ".join(f"m={m}: {acc:.3f}" for m, acc in zip(tf_widths, row)))
+else:
+    print("one-layer transformer skipped (run_transformer = False); the paper preset runs it")
+
+# %%
+if run_transformer:
+    fig, ax = lib.subplots()
+    im = ax.imshow(tf_acc, origin="lower", cmap="viridis", vmin=0, vmax=1, aspect="auto")
+    for i, j in np.ndindex(tf_acc.shape):
+        ax.text(j, i, f"{tf_acc[i, j]:.2f}", ha="center", va="center",
+                color="black" if tf_acc[i, j] > 0.6 else "white", fontsize=9)
+    ax.set_xticks(range(len(tf_widths)), [str(m) for m in tf_widths])
+    ax.set_yticks(range(len(tf_heads)), [str(h) for h in tf_heads])
+    ax.set_xlabel("MLP width $m$")
+    ax.set_ylabel("attention heads $H$")
+    ax.set_title(f"Recall accuracy on {tf_subjects * tf_relations} facts ($d={tf_dim}$, $d_h={tf_head_dim}$)")
+    ax.grid(False)
+    fig.colorbar(im, ax=ax, label="accuracy")
+    lib.show(fig)
+
+# %% [markdown]
+# ## What we reproduced
+#
+# Every claim is checked on averages over the replicates inside this run, with tolerances set from
+# their spread (three standard errors) plus, for the scaling exponents, a stated allowance of 0.15 for
+# the finite sizes we can afford.
+
+# %%
+claims = lib.Claims("factual-recall-associative-memories", paper="nichani2025factual")
+tol_lin = 0.15 + 3 * se(slope_lin)
+claims.add("linear memory: slope of log(N log N) against log d^2 is 1 (trained W)",
+           f"{slope_lin.mean():.2f} ± {tol_lin:.2f}", "N log N ∝ d² (Thm., Fig. AM_rescale)",
+           abs(slope_lin.mean() - 1) <= tol_lin)
+claims.add("trained W stores more than the outer product W_op at every d (every seed)",
+           f"min ratio {(cap_trained.min(1) / cap_outer.max(1)).min():.1f}",
+           "trained memories beat the Hebbian construction", bool(np.all(cap_trained.min(1) > cap_outer.max(1))))
+c_top = c_lin[-1].mean()
+claims.add(f"linear memory: constant c in N log N = c d² at d = {am_dims[-1]}",
+           f"{c_top:.2f}", "repo's guide line: c = 1/1.3 ≈ 0.77 (within a factor 2)",
+           0.5 < c_top / (1 / 1.3) < 2)
+tol_mlp = 0.15 + 3 * se(slope_mlp_raw)
+claims.add("MLP memory: slope of log N against log(m d) is 1 (capacity linear in m d)",
+           f"{slope_mlp_raw.mean():.2f} ± {tol_mlp:.2f}", "N ∝ md up to logs (Thm.)",
+           abs(slope_mlp_raw.mean() - 1) <= tol_mlp)
+claims.add("sequential learning: subject starts only after the relation is learned (min t_subj / t_rel)",
+           float(np.min(t_sub / t_rel)), "relation first, subject later (Thm., Fig. sequential_linear)",
+           bool(np.min(t_sub / t_rel) >= 1.5), fmt="{:.2f}")
+claims.add("plateau: at t_rel the model is uniform inside the right block (subject loss / log D)",
+           float(sub_at_rel.max() / math.log(D)), "intermediate 'hallucination' stage",
+           bool(sub_at_rel.min() / math.log(D) >= 0.95), fmt="{:.3f}")
+if run_transformer:
+    best = tf_acc.max()
+    claims.add("one-layer transformer: some (H, m) reaches 100% recall", best, "100% accuracy (Thm.)", best >= 0.99)
+print(f"runtime {time.perf_counter() - t_start:.1f} s wall-clock")
+claims.report()
+
+# %% [markdown]
+# ### How this compares with the paper
+#
+# **Linear memory.** The trained capacity follows $N\log N\propto d^2$ over the range we can afford:
+# the fitted exponent is close to 1 and $N\log N/d^2$ stays near 1 at every $d$, while $N$ alone grows
+# visibly slower than $d^2$, so the logarithm matters. The authors' plotting code draws the guide line
+# $N\log N = d^2/1.3$; our constant (printed per $d$ above) is of the same size, a little above it. Our training budget is smaller than the authors' ($2^{12}$ Adam steps); in our trials a
+# longer budget stored a few percent more at the largest $d$, so our capacities are slight
+# underestimates, which barely moves the exponent. The outer-product memory stores several
+# times less at every $d$, in every replicate (the claims table gives the smallest ratio). Its capacity
+# at 99% accuracy is small and noisy at these
+# sizes, because the $d^{-1/2}$ cross-talk terms of the derivation dominate until $d\gg\log N$; its
+# fitted exponent is therefore not a clean measurement of its asymptotic scaling, and we make no claim
+# about it.
+#
+# **MLP memory.** Over a factor 4 in width at $d=8$, the capacity is proportional to $md$ (a bit over
+# half of $md$, see the printed ratios) without a visible log correction: the exponent of $N$ itself is close to 1, and the exponent
+# of $N\log N$ is clearly above 1. This is consistent with the paper's "linear up to logs", but it differs
+# from the linear memory, where the log is visible. Both memories store on the order of one association
+# per parameter ($d^2$, respectively $2md$, parameters). The MLP training is the part most limited by our
+# budget (the authors use $2^{15}$ steps).
+#
+# **Sequential learning.** The two stages are as the theorem describes: the relation-only loss drops to
+# near zero while the subject-only loss sits at $\log D$ — in that window the model puts its mass
+# uniformly on the $D$ answers of the right relation, a confident answer of the right type that is
+# usually wrong — and the subject is picked up about twice as late. The ratio of the two times is of the
+# order of the ratio of the two growth rates estimated in the derivation (printed with the times).
+#
+# **Transformer.** The attention-versus-MLP trade-off is only run by the `paper` preset
+# (`run_transformer = True`, with the authors' sizes $S=R=32$, $D=8$, $d=32$, $d_h=8$). It needs thousands
+# of steps at batch size 1024 per grid point, which is why the default run does not include it and asserts
+# no transformer claim; when it runs, the table gains the claim that some $(H,m)$ reaches 100% recall.
+#
+# **Runtime.** The default parameters take about 30 s of CPU time on one core (the notebook prints its
+# wall-clock time above, which on a shared machine can be twice that); the `paper` preset (dimensions up
+# to 256, the transformer grid) is meant for a GPU.
