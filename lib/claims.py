@@ -8,6 +8,10 @@ A chapter registers each headline claim, then its last cell calls ``report()``, 
   (nbval ignores output metadata; the front page's status table reads it from the committed
   ``.ipynb``);
 * raises ``ClaimsFailed`` when any claim does not hold, so a broken claim fails the notebook.
+
+A paper claim that the chapter finds does **not** reproduce is registered with ``expect=False``:
+its check is still computed and asserted (the report fails if it unexpectedly holds), and the
+table shows it as *not reproduced* instead of hiding it or bending the check until it passes.
 """
 from __future__ import annotations
 
@@ -28,6 +32,19 @@ class Claim:
     measured: str
     paper: str
     holds: bool
+    expected: bool = True
+
+    @property
+    def as_expected(self) -> bool:
+        return self.holds == self.expected
+
+
+def verdict(holds: bool, expected: bool = True) -> tuple[str, str]:
+    """(plain text, markdown) for the holds column."""
+    if expected:
+        return ("yes", "✓") if holds else ("NO", "**✗ no**")
+    return ("no: not reproduced", "✗ *not reproduced*") if not holds else (
+        "YES, but expected not to", "**? unexpectedly holds**")
 
 
 def _format(value, fmt: str) -> str:
@@ -52,23 +69,27 @@ class Claims:
         self.paper = paper
         self.rows: list[Claim] = []
 
-    def add(self, claim: str, measured, paper: str, holds, *, fmt: str = "{:.3g}") -> Claim:
-        """Register one claim. ``measured`` is a number (formatted with ``fmt``) or a string."""
+    def add(self, claim: str, measured, paper: str, holds, *, fmt: str = "{:.3g}", expect: bool = True) -> Claim:
+        """Register one claim. ``measured`` is a number (formatted with ``fmt``) or a string.
+
+        ``expect=False`` records a paper claim that this chapter shows does not reproduce."""
         if any(row.claim == claim for row in self.rows):
             raise ValueError(f"claim {claim!r} is registered twice")
         if not hasattr(holds, "__bool__"):
             raise TypeError("`holds` must be a boolean")
-        row = Claim(str(claim), _format(measured, fmt), str(paper), bool(holds))
+        if not isinstance(expect, bool):
+            raise TypeError("`expect` must be True or False")
+        row = Claim(str(claim), _format(measured, fmt), str(paper), bool(holds), expect)
         self.rows.append(row)
         return row
 
     @property
     def all_hold(self) -> bool:
-        return bool(self.rows) and all(row.holds for row in self.rows)
+        return bool(self.rows) and all(row.as_expected for row in self.rows)
 
     def as_text(self) -> str:
         header = ("claim", "measured", "paper", "holds")
-        body = [(r.claim, r.measured, r.paper, "yes" if r.holds else "NO") for r in self.rows]
+        body = [(r.claim, r.measured, r.paper, verdict(r.holds, r.expected)[0]) for r in self.rows]
         widths = [max(len(str(line[i])) for line in [header, *body]) for i in range(4)]
         fmt_line = lambda line: " | ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()  # noqa: E731
         rule = "-+-".join("-" * w for w in widths)
@@ -77,7 +98,7 @@ class Claims:
     def as_markdown(self) -> str:
         lines = ["| claim | measured | paper | holds |", "|---|---|---|:---:|"]
         for r in self.rows:
-            mark = "✓" if r.holds else "**✗ no**"
+            mark = verdict(r.holds, r.expected)[1]
             lines.append(f"| {_cell(r.claim)} | {_cell(r.measured)} | {_cell(r.paper)} | {mark} |")
         return "\n".join(lines)
 
@@ -98,9 +119,15 @@ class Claims:
             display(bundle, raw=True, metadata={METADATA_KEY: self.record()})
         else:
             print(self.as_text())
-        failed = [r.claim for r in self.rows if not r.holds]
-        if failed:
-            raise ClaimsFailed("claims that do not hold: " + "; ".join(failed))
+        failed = [r.claim for r in self.rows if r.expected and not r.holds]
+        surprises = [r.claim for r in self.rows if not r.expected and r.holds]
+        if failed or surprises:
+            raise ClaimsFailed(
+                "; ".join(
+                    ([f"claims that do not hold: {'; '.join(failed)}"] if failed else [])
+                    + ([f"claims recorded as not reproduced now hold: {'; '.join(surprises)}"] if surprises else [])
+                )
+            )
 
 
 def read_claims(ipynb: str | Path) -> dict | None:

@@ -13,7 +13,7 @@ from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
 from lib.book_tools import chapter_paths, toc_chapters
-from lib.claims import read_claims
+from lib.claims import read_claims, verdict
 
 
 def _cell(text: str) -> str:
@@ -27,9 +27,12 @@ def status_rows(root: Path) -> list[tuple[str, dict | None]]:
 def status_markdown(root: Path) -> str:
     rows = status_rows(root)
     claims = [c for _, record in rows if record for c in record["claims"]]
-    held = sum(c["holds"] for c in claims)
+    held = sum(c["holds"] and c.get("expected", True) for c in claims)
+    refuted = sum(not c["holds"] and not c.get("expected", True) for c in claims)
     lines = [
-        f"**{len(rows)} chapter{'s' if len(rows) != 1 else ''}, {len(claims)} claims, {held} held.**",
+        f"**{len(rows)} chapter{'s' if len(rows) != 1 else ''}, {len(claims)} claims: {held} held"
+        + (f", {refuted} did not reproduce (shown in the chapter)" if refuted else "")
+        + ".**",
         "",
         "| chapter | claim | measured | paper's statement | held |",
         "|---|---|---|---|:---:|",
@@ -41,7 +44,7 @@ def status_markdown(root: Path) -> str:
             continue
         link += f" {{cite:p}}`{record['paper']}`"
         for i, claim in enumerate(record["claims"]):
-            mark = "✓" if claim["holds"] else "**✗ no**"
+            mark = verdict(claim["holds"], claim.get("expected", True))[1]
             lines.append(
                 f"| {link if i == 0 else ''} | {_cell(claim['claim'])} "
                 f"| {_cell(claim['measured'])} | {_cell(claim['paper'])} | {mark} |"

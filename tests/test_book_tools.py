@@ -61,10 +61,12 @@ def test_status_table_is_generated_from_the_executed_notebooks(tmp_path, monkeyp
 
     record = {"chapter": "c", "paper": "key2025", "claims": [
         {"claim": "a | b", "measured": "1.0", "paper": "1", "holds": True},
-        {"claim": "second", "measured": "2", "paper": "3", "holds": False}]}
+        {"claim": "second", "measured": "2", "paper": "3", "holds": False},
+        {"claim": "third", "measured": "4", "paper": "5", "holds": False, "expected": False}]}
     monkeypatch.setattr(sphinx_claims, "status_rows", lambda root: [("c", record), ("d", None)])
     text = sphinx_claims.status_markdown(tmp_path)
-    assert text.splitlines()[0] == "**2 chapters, 2 claims, 1 held.**"
+    assert text.splitlines()[0] == "**2 chapters, 3 claims: 1 held, 1 did not reproduce (shown in the chapter).**"
+    assert "| third | 4 | 5 | ✗ *not reproduced* |" in text
     assert "{doc}`/book/c/c` {cite:p}`key2025` | a \\| b | 1.0 | 1 | ✓ |" in text
     assert "|  | second | 2 | 3 | **✗ no** |" in text
     assert "{doc}`/book/d/d` | *no executed claims record*" in text

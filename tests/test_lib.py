@@ -224,3 +224,17 @@ def test_numpy_only_setup_does_not_import_torch():
             "try:\n    lib.setup(3, 'cuda')\nexcept ValueError as e:\n    assert 'does not use torch' in str(e)\n"
             "else:\n    raise SystemExit('cuda accepted without torch')")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_claim_that_does_not_reproduce_is_shown_and_still_checked(capsys):
+    claims = make_claims()
+    claims.add("chi >= dpo at every beta", -0.03, "at least DPO everywhere", holds=False, expect=False)
+    assert claims.all_hold
+    assert "no: not reproduced" in claims.as_text()
+    assert "✗ *not reproduced*" in claims.as_markdown()
+    assert claims.record()["claims"][-1]["expected"] is False
+    claims.report()  # does not raise: the non-reproduction is the recorded finding
+    surprise = make_claims()
+    surprise.add("refuted claim", 1, "x", holds=True, expect=False)
+    with pytest.raises(lib.ClaimsFailed, match="not reproduced now hold"):
+        surprise.report()
