@@ -1,13 +1,14 @@
 # ---
 # jupyter:
 #   jupytext:
+#     cell_metadata_filter: -execution,-ExecuteTime,-collapsed,-scrolled
 #     default_lexer: ipython3
 #     formats: ipynb,md:myst,py:percent
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
 #     text_representation:
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -794,6 +795,5 @@ claims.report()
 # of steps at batch size 1024 per grid point, which is why the default run does not include it and asserts
 # no transformer claim; when it runs, the table gains the claim that some $(H,m)$ reaches 100% recall.
 #
-# **Runtime.** The default parameters take about 30 s of CPU time on one core (the notebook prints its
-# wall-clock time above, which on a shared machine can be twice that); the `paper` preset (dimensions up
+# **Runtime.** The notebook prints its own wall-clock time above; the `paper` preset (dimensions up
 # to 256, the transformer grid) is meant for a GPU.
