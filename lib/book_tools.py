@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import hashlib
 import os
 import sys
 import time
@@ -62,6 +63,7 @@ def execute(slug: str, timeout: int = 1200) -> float:
     the wall-clock seconds of the run.
     """
     import jupytext
+    from jupytext.config import load_jupytext_config
     from nbclient import NotebookClient
 
     paths = chapter_paths(slug)
@@ -79,13 +81,20 @@ def execute(slug: str, timeout: int = 1200) -> float:
     start = time.perf_counter()
     client.execute()
     seconds = time.perf_counter() - start
-    for cell in nb.cells:
+    for i, cell in enumerate(nb.cells):
         cell.metadata.pop("execution", None)
+        cell.id = stable_cell_id(i, cell.source)
     if paths["md"].read_text(encoding="utf-8") != source:
         raise SystemExit(f"{paths['md']} changed while it was executing; run `make execute` again")
-    jupytext.write(nb, paths["ipynb"])
-    jupytext.write(nb, paths["py"], fmt="py:percent")
+    config = load_jupytext_config(str(paths["md"]))  # the same headers as `jupytext --sync` writes
+    jupytext.write(nb, paths["ipynb"], config=config)
+    jupytext.write(nb, paths["py"], fmt="py:percent", config=config)
     return seconds
+
+
+def stable_cell_id(index: int, source: str) -> str:
+    """A cell id that changes only when the cell does, so re-execution does not churn git diffs."""
+    return hashlib.sha1(f"{index}:{source}".encode()).hexdigest()[:12]
 
 
 def read_md_and_executed(md: Path, ipynb: Path):
