@@ -756,4 +756,4 @@ claims.report()
 # The paper preset enlarges the sweep: $n$ up to $10^6$, $d = 200$, more seeds, and for the
 # model-size study $n = 500$ with $d = 1000$, closer to the paper's Pareto setting. With that preset
 # the 0.1% curve visibly bends towards its floor by $n = 10^6$, and every claim above still holds.
-# The defaults take the wall-clock time printed before this section, under half a minute on one core.
+# The defaults take the wall-clock time printed before this section.
