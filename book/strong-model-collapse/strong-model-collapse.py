@@ -273,7 +273,7 @@ rp_ridge = 0.001
 rp_m_min = 10
 rp_m_max = 2000
 rp_m_points = 17
-rp_draws = 24  # the small gaps at small m are heavy-tailed across draws: 8 were too few
+rp_draws = 24  # sketches and datasets per m: the small gaps at small m are heavy-tailed
 pareto_c2 = [0.05, 0.5, 2.0]
 
 # %%
@@ -628,15 +628,13 @@ far = len(ms) - 1
 paired_growth = gap[:, below_hi] - gap[:, below_lo]
 growth_mean, growth_se = paired_growth.mean(), paired_growth.std(ddof=1) / np.sqrt(rp_draws)
 away_from_peak = (ms <= rp_n / 2) | (ms >= 2 * rp_n)
-rp_miss = np.abs(gap_mean - gap_theory)[away_from_peak]
-rp_allowed = np.maximum(0.25 * gap_theory, 3 * gap_se)[away_from_peak]   # 25% or sampling error
-rp_dev = rp_miss / gap_theory[away_from_peak]
+rp_dev = (gap_mean - gap_theory)[away_from_peak] / gap_theory[away_from_peak]
+theory_peak = int(np.argmax(gap_theory))
 print(f"gap at m={ms[below_lo]}: {gap_mean[below_lo]:.3f}, at m={ms[below_hi]}: {gap_mean[below_hi]:.3f} "
       f"(paired increase {growth_mean:.3f} +- {growth_se:.3f})")
 print(f"peak of the mean gap at m={ms[peak]} (m/n = {ms[peak] / rp_n:.2f}): {gap_mean[peak]:.3f}")
 print(f"gap at m={ms[far]} (m/n = {ms[far] / rp_n:.0f}): {gap_mean[far]:.3f} +- {gap_se[far]:.3f}")
-print(f"theory vs simulation of the gap away from the peak: max relative deviation {rp_dev.max():.2f}, "
-      f"max deviation / allowance {np.max(rp_miss / rp_allowed):.2f}")
+print(f"(simulation - theory) / theory away from the peak: from {rp_dev.min():+.2f} to {rp_dev.max():+.2f}")
 
 # %% [markdown]
 # ### The Pareto picture
@@ -731,9 +729,13 @@ claims.add(
     f"median {np.median(theory_dev):.2f}, worst {theory_worst:.2f} of allowance", "theory matches simulations (Fig. 3)",
     bool(np.median(theory_dev) < 0.1 and theory_worst <= 1))
 claims.add(
-    "theory vs simulation: projection gap within max(25%, 3 s.e.) at every m outside [n/2, 2n]",
-    f"worst: {np.max(rp_miss / rp_allowed):.2f} of allowance", "theory matches simulations (random projections)",
-    bool(np.all(rp_miss <= rp_allowed)))
+    "random projections, our per-sketch theory: the same three regimes (grows from n/20 to n/2, "
+    "peaks within [n/2, 2n], at 10n positive and below half its peak)",
+    f"{gap_theory[below_lo]:.3f} -> {gap_theory[below_hi]:.3f}, peak at m/n = {ms[theory_peak] / rp_n:.2f}, "
+    f"{gap_theory[far]:.3f} at {ms[far] / rp_n:.0f}n",
+    "theory predicts amplification, a peak at the threshold, partial mitigation (Thm 2)",
+    bool(gap_theory[below_hi] > gap_theory[below_lo] and rp_n / 2 <= ms[theory_peak] <= 2 * rp_n
+         and 0 < gap_theory[far] < 0.5 * gap_theory[theory_peak]))
 claims.report()
 
 # %% [markdown]
@@ -749,10 +751,13 @@ claims.report()
 # Two differences from the paper are worth stating. First, the theory curves are our own
 # deterministic equivalent ({prf:ref}`smc-prop-de`), not the paper's Theorem 1. For the random
 # projections we apply it conditionally on each sketch instead of averaging over $S$ in closed form
-# as the paper's Theorem 2 does. It agrees with the simulations to the stated tolerance but is not
-# exact. Beyond the threshold it sits slightly (about 10%) below the simulated gap in most runs,
-# and near the interpolation peak the per-draw fluctuations are large, so we leave the peak out of
-# that comparison. Second, the paper's headline experiments on MNIST and GPT-2 are out of scope here.
+# as the paper's Theorem 2 does. It reproduces the three regimes, which is what we assert, but it is
+# not exact pointwise: the relative deviation from the simulated gap away from the peak is printed
+# above the Pareto picture, and its size and even its sign depend on the drawn problem instance
+# (run a few seeds to see it). An earlier version of this chapter asserted agreement within 25% or
+# three standard errors at every $m$ outside $[n/2, 2n]$; it failed for some seeds (seed 7 among
+# them), so we no longer claim a pointwise match for the heuristic. Pinning the curve down would
+# take the paper's exact averaged theory, which we do not reproduce. Second, the paper's headline experiments on MNIST and GPT-2 are out of scope here.
 # The paper preset enlarges the sweep: $n$ up to $10^6$, $d = 200$, more seeds, and for the
 # model-size study $n = 500$ with $d = 1000$, closer to the paper's Pareto setting. With that preset
 # the 0.1% curve visibly bends towards its floor by $n = 10^6$, and every claim above still holds.
