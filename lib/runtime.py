@@ -1,7 +1,6 @@
 """Seeding and device choice."""
 from __future__ import annotations
 
-import os
 import random
 import sys
 
@@ -47,7 +46,6 @@ def setup(seed: int, device: str = "auto") -> tuple[np.random.Generator, str]:
     check_choice("device", device, DEVICES)
     random.seed(seed)
     np.random.seed(seed)
-    os.environ.setdefault("PYTHONHASHSEED", str(seed))
     torch = sys.modules.get("torch")
     if torch is None:
         if device == "cuda":
