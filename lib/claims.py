@@ -53,7 +53,8 @@ def _format(value, fmt: str) -> str:
     return fmt.format(value)
 
 
-def _cell(text: str) -> str:
+def markdown_cell(text: str) -> str:
+    """Text that is safe inside one cell of a markdown pipe table."""
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
@@ -99,7 +100,7 @@ class Claims:
         lines = ["| claim | measured | paper | holds |", "|---|---|---|:---:|"]
         for r in self.rows:
             mark = verdict(r.holds, r.expected)[1]
-            lines.append(f"| {_cell(r.claim)} | {_cell(r.measured)} | {_cell(r.paper)} | {mark} |")
+            lines.append(f"| {markdown_cell(r.claim)} | {markdown_cell(r.measured)} | {markdown_cell(r.paper)} | {mark} |")
         return "\n".join(lines)
 
     def record(self) -> dict:
@@ -121,13 +122,13 @@ class Claims:
             print(self.as_text())
         failed = [r.claim for r in self.rows if r.expected and not r.holds]
         surprises = [r.claim for r in self.rows if not r.expected and r.holds]
-        if failed or surprises:
-            raise ClaimsFailed(
-                "; ".join(
-                    ([f"claims that do not hold: {'; '.join(failed)}"] if failed else [])
-                    + ([f"claims recorded as not reproduced now hold: {'; '.join(surprises)}"] if surprises else [])
-                )
-            )
+        problems = []
+        if failed:
+            problems.append("claims that do not hold: " + "; ".join(failed))
+        if surprises:
+            problems.append("claims recorded as not reproduced now hold: " + "; ".join(surprises))
+        if problems:
+            raise ClaimsFailed("; ".join(problems))
 
 
 def read_claims(ipynb: str | Path) -> dict | None:

@@ -13,11 +13,7 @@ from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
 from lib.book_tools import chapter_paths, toc_chapters
-from lib.claims import read_claims, verdict
-
-
-def _cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+from lib.claims import markdown_cell, read_claims, verdict
 
 
 def status_rows(root: Path) -> list[tuple[str, dict | None]]:
@@ -46,8 +42,8 @@ def status_markdown(root: Path) -> str:
         for i, claim in enumerate(record["claims"]):
             mark = verdict(claim["holds"], claim.get("expected", True))[1]
             lines.append(
-                f"| {link if i == 0 else ''} | {_cell(claim['claim'])} "
-                f"| {_cell(claim['measured'])} | {_cell(claim['paper'])} | {mark} |"
+                f"| {link if i == 0 else ''} | {markdown_cell(claim['claim'])} "
+                f"| {markdown_cell(claim['measured'])} | {markdown_cell(claim['paper'])} | {mark} |"
             )
     return "\n".join(lines)
 
@@ -59,7 +55,7 @@ class ClaimsStatus(SphinxDirective):
         root = Path(self.env.srcdir)
         for slug in toc_chapters(root / "_toc.yml"):
             self.env.note_dependency(str(chapter_paths(slug)["ipynb"]))
-        container = nodes.container(classes=["claims-status", "full-width"])
+        container = nodes.container(classes=["claims-status"])
         text = status_markdown(root)
         self.state.nested_parse(StringList(text.splitlines(), source="claims-status"), self.content_offset, container)
         return [container]
