@@ -8,6 +8,7 @@ A chapter uses at most these names::
     fig, ax = lib.subplots(); ...; lib.show(fig)   # the book's figure style, png only
     claims = lib.Claims("slug", paper="bibkey")                    # the "What we reproduced" record
     claims.add(...); claims.report()
+    for x in lib.progress(xs, enabled=progress): ...  # a bar on long loops when asked
 
 Everything else -- a chapter's central algorithm and its experiment -- lives in the chapter.
 """
@@ -19,6 +20,7 @@ from lib.params import (
     check_int,
     check_int_list,
 )
+from lib.progress import progress
 from lib.plotting import PALETTE, show, subplots, use_style
 from lib.runtime import pick_device, setup
 
@@ -32,6 +34,7 @@ __all__ = [
     "check_float",
     "check_int",
     "check_int_list",
+    "progress",
     "PALETTE",
     "show",
     "subplots",

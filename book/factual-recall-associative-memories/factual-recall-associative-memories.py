@@ -321,19 +321,23 @@ t_start = time.perf_counter()
 # first $N$, so the problems at different $N$ are nested. All replicates train at once as a batch of
 # matrices; a replicate that needs fewer than the largest $N$ in the batch masks the rest out (its extra
 # rows carry no loss, its extra output columns get score $-\infty$).
+# The memories train in float64. A capacity is a threshold decision taken after thousands of Adam
+# steps, and in float32 the last-bit differences between CPUs (another BLAS kernel, another vector
+# width) were enough to move one replicate's capacity from 141 to 133; in float64 they stay far below
+# any decision the bisection takes.
 
 # %%
 def unit_embeddings(n_reps, n, d):
-    """n_reps pools of n random unit vectors in R^d (float32, on `device`)."""
+    """n_reps pools of n random unit vectors in R^d (float64, on `device`)."""
     x = torch.randn(n_reps, n, d, generator=torch_gen, dtype=torch.float64)
-    return (x / x.norm(dim=-1, keepdim=True)).to(torch.float32).to(device)
+    return (x / x.norm(dim=-1, keepdim=True)).to(device)
 
 
 def recall_masks(n_stored, n_max):
     """Row weights (1/N on stored inputs) and a -inf bias on outputs beyond each replicate's N."""
     stored = torch.arange(n_max, device=device)[None, :] < n_stored[:, None]
-    weights = stored.to(torch.float32) / n_stored[:, None].to(torch.float32)
-    output_bias = torch.zeros(stored.shape, device=device).masked_fill(~stored, -math.inf)[:, None, :]
+    weights = stored.to(torch.float64) / n_stored[:, None].to(torch.float64)
+    output_bias = torch.zeros(stored.shape, dtype=torch.float64, device=device).masked_fill(~stored, -math.inf)[:, None, :]
     return weights, output_bias
 
 
@@ -353,7 +357,7 @@ def train_memory(scores_fn, params, lr, steps, weights):
     """Full-batch Adam on the recall loss; returns the best accuracy seen (checked every 10 steps),
     stopping early once every replicate has stored its N, as the authors' code does."""
     opt = torch.optim.Adam(params, lr=lr)
-    best = torch.zeros(weights.shape[0], device=device)
+    best = torch.zeros(weights.shape[0], dtype=torch.float64, device=device)
     for step in range(steps + 1):
         scores = scores_fn()
         if step % 10 == 0 or step == steps:
@@ -375,7 +379,7 @@ def linear_memory_accuracy(E, U, n_stored):
     """Train W (d x d, from zero) with full-batch Adam; return the recall accuracy per replicate."""
     n_reps, n_max, d = E.shape
     weights, output_bias = recall_masks(n_stored, n_max)
-    W = torch.zeros(n_reps, d, d, device=device, requires_grad=True)
+    W = torch.zeros(n_reps, d, d, dtype=torch.float64, device=device, requires_grad=True)
     U_t = U.transpose(1, 2)
     return train_memory(lambda: E @ W @ U_t + output_bias, [W], am_lr, am_steps, weights)
 
@@ -383,7 +387,7 @@ def linear_memory_accuracy(E, U, n_stored):
 def outer_product_accuracy(E, U, n_stored):
     """W_op = sum_{x <= N} u_x e_x^T, no training."""
     weights, output_bias = recall_masks(n_stored, E.shape[1])
-    stored = (weights > 0).to(torch.float32)[..., None]
+    stored = (weights > 0).to(torch.float64)[..., None]
     W_op_t = (E * stored).transpose(1, 2) @ (U * stored)       # (W_op)^T = sum_x e_x u_x^T
     return recall_accuracy(E @ W_op_t @ U.transpose(1, 2) + output_bias, weights)
 
@@ -392,9 +396,9 @@ def mlp_memory_accuracy(E, U, n_stored, width):
     """Train ReLU MLPs of the given width with full-batch Adam; recall accuracy per replicate."""
     n_reps, n_max, d = E.shape
     weights, output_bias = recall_masks(n_stored, n_max)
-    W1 = torch.randn(n_reps, d, width, generator=torch_gen).div(math.sqrt(d)).to(device).requires_grad_()
-    b = torch.zeros(n_reps, 1, width, device=device, requires_grad=True)
-    V = torch.randn(n_reps, width, d, generator=torch_gen).div(math.sqrt(width)).to(device).requires_grad_()
+    W1 = torch.randn(n_reps, d, width, generator=torch_gen, dtype=torch.float64).div(math.sqrt(d)).to(device).requires_grad_()
+    b = torch.zeros(n_reps, 1, width, dtype=torch.float64, device=device, requires_grad=True)
+    V = torch.randn(n_reps, width, d, generator=torch_gen, dtype=torch.float64).div(math.sqrt(width)).to(device).requires_grad_()
     U_t = U.transpose(1, 2)
 
     def scores():
