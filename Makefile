@@ -4,6 +4,8 @@
 #   make execute CHAPTER=<slug>    re-execute a chapter and refresh its stored .ipynb/.py
 #   make run CHAPTER=<slug> PRESET=paper   papermill run with book/<slug>/paper.yaml -> _build/runs/
 #   make sync CHAPTER=<slug>       after a prose-only edit of the .md: carry it to .ipynb/.py, keep outputs
+#   make lab                       JupyterLab at the repository root (chapters' .md open as notebooks)
+#   make sweep CHAPTERS="a b" SEEDS=0-9 [PRESET=default] [RECORD=1]   seeds on dask -> _build/sweeps/
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 PYTHON ?= python3
@@ -11,6 +13,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 CHAPTER ?=
 PRESET ?= paper
+CHAPTERS ?=
+SEEDS ?= 0-9
+RECORD ?=
+# `make run` defaults to the paper preset, `make sweep` to the default parameters
+SWEEP_PRESET = $(if $(filter command line environment,$(origin PRESET)),$(PRESET),default)
 
 # One thread per kernel: reference outputs (`make execute`) and nbval (two xdist workers on two
 # cores) then run with the same floating-point reduction order, and workers do not oversubscribe.
@@ -30,19 +37,25 @@ export PYTHONHASHSEED := 0
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export JUPYTER_PLATFORM_DIRS := 1
 
-.PHONY: install test book execute run sync clean nbval-kernel
+.PHONY: install test book execute run sync sweep clean nbval-kernel lab
 
-$(VENV)/.installed: requirements.txt pyproject.toml
+$(VENV)/.installed: requirements.txt pyproject.toml jupyter/overrides.json jupyter/jupyter_server_config.json
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3" >/dev/null
+	mkdir -p $(VENV)/share/jupyter/lab/settings $(VENV)/etc/jupyter/jupyter_server_config.d
+	cp jupyter/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	cp jupyter/jupyter_server_config.json \
+	  $(VENV)/etc/jupyter/jupyter_server_config.d/executable-theory.json
 	touch $@
 
 install: $(VENV)/.installed
 
 test: install
+	$(VENV)/bin/ruff check lib tests
+	$(VENV)/bin/ruff format --check lib tests
 	$(PY) -m pytest -n 2 --dist loadscope \
 	  --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg \
 	  tests book
@@ -55,21 +68,32 @@ nbval-kernel: install
 
 book: install
 	rm -rf _build/html _build/.doctrees _build/.jupyter_cache _build/jupyter_execute
-	$(PY) -m lib.book_tools prime-cache
+	$(PY) -m lib.build prime-cache
 	$(VENV)/bin/jupyter-book build . --all -W -n --keep-going
+	$(PY) -m lib.build check-html
 	@echo "The book: $(CURDIR)/_build/html/index.html"
 
 execute: install
 	@test -n "$(CHAPTER)" || { echo "usage: make execute CHAPTER=<slug> (or CHAPTER=all)"; exit 2; }
-	$(PY) -m lib.book_tools execute $(if $(filter all,$(CHAPTER)),,$(CHAPTER))
+	$(PY) -m lib.build execute $(if $(filter all,$(CHAPTER)),,$(CHAPTER))
 
 run: install
-	@test -n "$(CHAPTER)" || { echo "usage: make run CHAPTER=<slug> [PRESET=paper]"; exit 2; }
-	$(PY) -m lib.book_tools run $(CHAPTER) --preset $(PRESET)
+	@test -n "$(CHAPTER)" || { echo "usage: make run CHAPTER=<slug> [PRESET=paper] [RECORD=1]"; exit 2; }
+	$(PY) -m lib.build run $(CHAPTER) --preset $(PRESET) $(if $(RECORD),--record)
+
+sweep: install
+	$(PY) -m lib.build sweep --seeds $(SEEDS) --preset $(SWEEP_PRESET) \
+	  $(if $(CHAPTERS),--chapters $(CHAPTERS)) $(if $(RECORD),--record)
 
 sync: install
 	@test -n "$(CHAPTER)" || { echo "usage: make sync CHAPTER=<slug>"; exit 2; }
 	$(VENV)/bin/jupytext --sync book/$(CHAPTER)/$(CHAPTER).md
+
+# JupyterLab at the repository root, from .venv; prints its URL (with the token) when it is up.
+LAB_PORT ?= 8888
+lab: install
+	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(LAB_PORT) \
+	  --ServerApp.root_dir=$(CURDIR) $(if $(filter 0,$(shell id -u)),--allow-root)
 
 clean:
 	rm -rf _build

@@ -1,10 +1,11 @@
 """Parameter checks for the cell after a chapter's ``parameters`` cell.
 
-Each check raises one ``ValueError`` that names the parameter, the value it got and what is
-allowed, so that a bad value injected by papermill stops before any heavy work::
+Each check raises one ``ValueError`` that names the parameter, the value it got and what
+is allowed, so that a bad value injected by papermill stops before any heavy work::
 
     ValueError: parameter `gamma_max` = 0 is invalid: must be an integer >= 1
 """
+
 from __future__ import annotations
 
 import numbers
@@ -25,7 +26,9 @@ def _bounds(low, high, *, integer: bool, low_open: bool = False) -> str:
     return kind + (" " + " and ".join(parts) if parts else "")
 
 
-def check_int(name: str, value, *, low: int | None = None, high: int | None = None) -> int:
+def check_int(
+    name: str, value, *, low: int | None = None, high: int | None = None
+) -> int:
     """``value`` must be an int (not a bool) within ``[low, high]``; returns it."""
     allowed = _bounds(low, high, integer=True)
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -43,7 +46,8 @@ def check_float(
     high: float | None = None,
     low_open: bool = False,
 ) -> float:
-    """``value`` must be a finite real within the bounds (``low`` excluded when ``low_open``)."""
+    """``value`` must be a finite real within the bounds (``low`` excluded when
+    ``low_open``)."""
     allowed = _bounds(low, high, integer=False, low_open=low_open)
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != value:
         _fail(name, value, allowed)
@@ -80,10 +84,16 @@ def check_int_list(
     increasing: bool = False,
 ) -> list[int]:
     """A non-empty list of ints in ``[low, high]``, strictly increasing when asked."""
-    what = f"a list of at least {min_len} " + _bounds(low, high, integer=True).replace("an integer", "integers")
+    what = f"a list of at least {min_len} " + _bounds(low, high, integer=True).replace(
+        "an integer", "integers"
+    )
     if increasing:
         what += ", strictly increasing"
-    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or len(values) < min_len:
+    if (
+        isinstance(values, (str, bytes))
+        or not isinstance(values, Sequence)
+        or len(values) < min_len
+    ):
         _fail(name, values, what)
     for v in values:
         if isinstance(v, bool) or not isinstance(v, numbers.Integral):

@@ -1,9 +1,11 @@
-"""One figure style for the whole book, and a ``show`` that emits a PNG and nothing else.
+"""One figure style for the whole book, and a ``show`` that emits a PNG and nothing
+else.
 
-Figures are displayed as ``image/png`` only: no ``<Figure size ...>`` text and no object repr
-reaches a cell's text outputs, so nbval never compares plot artefacts. The palette is Okabe & Ito's
-colour-blind-safe set.
+Figures are displayed as ``image/png`` only: no ``<Figure size ...>`` text and no object
+repr reaches a cell's text outputs, so nbval never compares plot artefacts. The palette
+is Okabe & Ito's colour-blind-safe set.
 """
+
 from __future__ import annotations
 
 import base64
@@ -12,7 +14,7 @@ import io
 import matplotlib
 
 matplotlib.use("Agg")  # figures reach the notebook only through `show`
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 PALETTE = (
     "#0072B2",  # blue
@@ -53,7 +55,14 @@ def use_style() -> None:
     matplotlib.rcParams.update(STYLE)
 
 
-def subplots(nrows: int = 1, ncols: int = 1, *, width: float | None = None, height: float | None = None, **kwargs):
+def subplots(
+    nrows: int = 1,
+    ncols: int = 1,
+    *,
+    width: float | None = None,
+    height: float | None = None,
+    **kwargs,
+):
     """``plt.subplots`` in the book's style; ``width``/``height`` in inches."""
     use_style()
     w, h = STYLE["figure.figsize"]
@@ -73,7 +82,8 @@ def png_bytes(fig) -> bytes:
 def show(fig) -> None:
     """Display ``fig`` as a PNG in the notebook, then close it. Returns ``None``.
 
-    Outside IPython (running the percent script with ``python``) the figure is closed silently.
+    Outside IPython (running the percent script with ``python``) the figure is closed
+    silently.
     """
     data = png_bytes(fig)
     plt.close(fig)
@@ -81,8 +91,8 @@ def show(fig) -> None:
         from IPython import get_ipython
         from IPython.display import display
     except ImportError:
-        return None
+        return
     if get_ipython() is None:
-        return None
+        return
     display({"image/png": base64.b64encode(data).decode("ascii")}, raw=True)
-    return None
+    return

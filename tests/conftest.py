@@ -6,7 +6,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def chapter_slugs() -> list[str]:
-    from lib.book_tools import chapters
+    from lib.build.book_tools import chapters
 
     return chapters()
 

@@ -1,14 +1,16 @@
 """The build tooling: toc reading, staleness detection, papermill overrides."""
+
 import textwrap
 
 import pytest
 
-from lib import book_tools
+from lib.build import book_tools
 
 
 def test_toc_chapters_reads_nested_parts(tmp_path):
     toc = tmp_path / "_toc.yml"
-    toc.write_text(textwrap.dedent("""
+    toc.write_text(
+        textwrap.dedent("""
         format: jb-book
         root: intro
         parts:
@@ -19,13 +21,17 @@ def test_toc_chapters_reads_nested_parts(tmp_path):
             chapters:
               - file: book/second/second.md
               - file: references
-    """))
+    """)
+    )
     assert book_tools.toc_chapters(toc) == ["first-chapter", "second"]
 
 
 def test_parse_overrides_reads_yaml_values():
     assert book_tools.parse_overrides(["n=3", "gammas=[1, 2]", "device=cpu"]) == {
-        "n": 3, "gammas": [1, 2], "device": "cpu"}
+        "n": 3,
+        "gammas": [1, 2],
+        "device": "cpu",
+    }
     with pytest.raises(SystemExit):
         book_tools.parse_overrides(["oops"])
 
@@ -56,17 +62,95 @@ def test_a_changed_md_is_detected_as_stale(tmp_path):
     assert not book_tools.code_matches(*book_tools.read_md_and_executed(md, ipynb))
 
 
-def test_status_table_is_generated_from_the_executed_notebooks(tmp_path, monkeypatch):
-    from lib import sphinx_claims
+def test_status_tables_are_generated_from_what_the_code_recorded(tmp_path):
+    from lib.build import sphinx_claims
 
-    record = {"chapter": "c", "paper": "key2025", "claims": [
-        {"claim": "a | b", "measured": "1.0", "paper": "1", "holds": True},
-        {"claim": "second", "measured": "2", "paper": "3", "holds": False},
-        {"claim": "third", "measured": "4", "paper": "5", "holds": False, "expected": False}]}
-    monkeypatch.setattr(sphinx_claims, "status_rows", lambda root: [("c", record), ("d", None)])
-    text = sphinx_claims.status_markdown(tmp_path)
-    assert text.splitlines()[0] == "**2 chapters, 3 claims: 1 held, 1 did not reproduce (shown in the chapter).**"
-    assert "| third | 4 | 5 | ✗ *not reproduced* |" in text
-    assert "{doc}`/book/c/c` {cite:p}`key2025` | a \\| b | 1.0 | 1 | ✓ |" in text
-    assert "|  | second | 2 | 3 | **✗ no** |" in text
-    assert "{doc}`/book/d/d` | *no executed claims record*" in text
+    record = {
+        "chapter": "c",
+        "paper": "key2025",
+        "runtime_s": 42.0,
+        "claims": [
+            {"claim": "a | b", "measured": "1.0", "paper": "1", "holds": True},
+            {"claim": "second", "measured": "2", "paper": "3", "holds": False},
+            {
+                "claim": "third",
+                "measured": "4",
+                "paper": "5",
+                "holds": False,
+                "expected": False,
+            },
+        ],
+    }
+    seeds = [
+        {
+            "claim_no": "1",
+            "claim": "a | b",
+            "seeds": "10",
+            "held": "10",
+            "mean": "1.1",
+            "sd": "0.2",
+        },
+        {
+            "claim_no": "2",
+            "claim": "second",
+            "seeds": "10",
+            "held": "7",
+            "mean": "",
+            "sd": "",
+        },
+    ]
+    chapters = [
+        {
+            "part": "P",
+            "slug": "c",
+            "record": record,
+            "seeds": seeds,
+            "paper_run": {"runtime_s": 600.0, "device": "cpu"},
+            "estimate": None,
+        },
+        {
+            "part": "P",
+            "slug": "d",
+            "record": None,
+            "seeds": None,
+            "paper_run": None,
+            "estimate": "GPU, ~20 min",
+        },
+    ]
+    front = sphinx_claims.status_markdown(tmp_path, chapters)
+    assert front.splitlines()[0].startswith(
+        "**2 chapters, 3 claims: 1 held, 1 did not reproduce.**"
+    )
+    assert (
+        "| P | {doc}`/book/c/c` | 1/2 | {ref}`1 <status-c>` | worst claim 7/10 | 42 s "
+        "| 10 min (cpu, measured) |"
+    ) in front
+    assert "|  | {doc}`/book/d/d` | *no executed claims record* |" in front
+    table = sphinx_claims.claims_markdown(tmp_path, chapters)
+    assert "(status-c)=" in table
+    assert "| a \\| b | 1.0 | 1 | ✓ | held on 10/10; 1.1 ± 0.2 |" in table
+    assert "| second | 2 | 3 | **✗ no** | held on 7/10 |" in table
+    assert "| third | 4 | 5 | ✗ *not reproduced* | not swept |" in table
+    assert sphinx_claims.paper_runtime(chapters[1]) == "GPU, ~20 min (estimated)"
+
+
+def test_check_html_finds_remote_and_missing_scripts(tmp_path):
+    (tmp_path / "_static" / "mathjax").mkdir(parents=True)
+    (tmp_path / "_static" / "mathjax" / "tex-chtml.js").write_text("")
+    page = tmp_path / "index.html"
+    page.write_text(
+        '<script defer="defer" src="_static/mathjax/tex-chtml.js"></script>'
+        '<link rel="stylesheet" href="_static/a.css"><link rel="icon" href="https://x/y">'
+    )
+    (tmp_path / "_static" / "a.css").write_text("")
+    assert book_tools.check_html(tmp_path) == []
+    page.write_text(
+        '<script src="https://cdn.example.org/mathjax/tex-chtml.js"></script>'
+        '<link rel="stylesheet" href="//fonts.example.org/a.css">'
+        '<script src="_static/missing.js"></script>'
+    )
+    problems = book_tools.check_html(tmp_path)
+    assert any("remote script https://cdn" in p for p in problems)
+    assert any("remote link //fonts" in p for p in problems)
+    assert any("_static/missing.js is missing" in p for p in problems)
+    assert any("no page loads MathJax" in p for p in problems)

@@ -1,14 +1,15 @@
 """The chapter contract, checked on every book/<slug>/ (parametrised by conftest.py)."""
+
 import ast
-import json
 import subprocess
 import sys
+import json
 
 import jupytext
 import pytest
 import yaml
 
-from lib.book_tools import BOOK, ROOT, chapter_paths, chapters, toc_chapters
+from lib.build.book_tools import BOOK, ROOT, chapter_paths, chapters, toc_chapters
 from lib.claims import read_claims
 
 
@@ -31,21 +32,29 @@ def executed(slug):
 
 # --- the toc and the folders ---------------------------------------------------------------
 
+
 def test_at_least_one_chapter():
     assert chapters(), "no chapter found under book/"
 
 
 def test_every_chapter_folder_is_in_the_toc_and_back():
     assert sorted(toc_chapters()) == chapters()
-    assert len(set(toc_chapters())) == len(toc_chapters()), "a chapter is listed twice in _toc.yml"
+    assert len(set(toc_chapters())) == len(toc_chapters()), (
+        "a chapter is listed twice in _toc.yml"
+    )
 
 
 def test_book_holds_only_chapter_folders():
-    strays = [p.name for p in BOOK.iterdir() if p.is_dir() and not (p / f"{p.name}.md").exists()]
+    strays = [
+        p.name
+        for p in BOOK.iterdir()
+        if p.is_dir() and not (p / f"{p.name}.md").exists()
+    ]
     assert not strays, f"folders in book/ that are not chapters: {strays}"
 
 
 # --- pairing: the three files are one notebook ---------------------------------------------
+
 
 def test_triple_exists(slug):
     for ext, path in chapter_paths(slug).items():
@@ -57,9 +66,13 @@ def test_md_py_ipynb_agree_cell_by_cell(slug):
     md = [comparable(c) for c in cells(paths["md"])]
     for other in ("py", "ipynb"):
         theirs = [comparable(c) for c in cells(paths[other])]
-        assert len(theirs) == len(md), f"{slug}: {other} has {len(theirs)} cells, md has {len(md)}"
+        assert len(theirs) == len(md), (
+            f"{slug}: {other} has {len(theirs)} cells, md has {len(md)}"
+        )
         for i, (a, b) in enumerate(zip(md, theirs)):
-            assert a == b, f"{slug}: cell {i} of the .{other} differs from the .md; run jupytext --sync / make execute"
+            assert a == b, (
+                f"{slug}: cell {i} of the .{other} differs from the .md; run jupytext --sync / make execute"
+            )
 
 
 def test_kernelspec_is_python3(slug):
@@ -70,35 +83,56 @@ def test_kernelspec_is_python3(slug):
 
 # --- stored outputs: the committed .ipynb is a real, complete run -----------------------------
 
+
 def test_every_code_cell_was_executed_in_order(slug):
-    counts = [c.get("execution_count") for c in executed(slug)["cells"] if c["cell_type"] == "code"]
+    counts = [
+        c.get("execution_count")
+        for c in executed(slug)["cells"]
+        if c["cell_type"] == "code"
+    ]
     assert counts and counts == list(range(1, len(counts) + 1)), (
-        f"{slug}: execution counts {counts}; an unexecuted cell would pass nbval vacuously -- run make execute")
+        f"{slug}: execution counts {counts}; an unexecuted cell would pass nbval vacuously -- run make execute"
+    )
 
 
 def test_no_errors_and_no_figure_reprs_in_outputs(slug):
     for cell in executed(slug)["cells"]:
         for out in cell.get("outputs", []):
             assert out["output_type"] != "error", f"{slug}: a stored output is an error"
-            text = "".join(out.get("data", {}).get("text/plain", "")) + "".join(out.get("text", ""))
-            assert "<Figure size" not in text and "matplotlib." not in text, f"{slug}: plot repr leaked: {text[:80]}"
+            text = "".join(out.get("data", {}).get("text/plain", "")) + "".join(
+                out.get("text", "")
+            )
+            assert "<Figure size" not in text and "matplotlib." not in text, (
+                f"{slug}: plot repr leaked: {text[:80]}"
+            )
 
 
 def test_chapter_has_figures(slug):
-    pngs = sum("image/png" in out.get("data", {}) for c in executed(slug)["cells"] for out in c.get("outputs", []))
+    pngs = sum(
+        "image/png" in out.get("data", {})
+        for c in executed(slug)["cells"]
+        for out in c.get("outputs", [])
+    )
     assert pngs >= 1, f"{slug}: no figure in the stored outputs"
 
 
 def test_claims_record_present_and_every_claim_holds(slug):
     record = read_claims(chapter_paths(slug)["ipynb"])
-    assert record is not None, f"{slug}: no claims record in the stored outputs (the claims cell did not run)"
+    assert record is not None, (
+        f"{slug}: no claims record in the stored outputs (the claims cell did not run)"
+    )
     assert record["chapter"] == slug
-    assert sum(c.get("expected", True) for c in record["claims"]) >= 2, f"{slug}: fewer than 2 asserted claims"
-    wrong = [c["claim"] for c in record["claims"] if c["holds"] != c.get("expected", True)]
+    assert sum(c.get("expected", True) for c in record["claims"]) >= 2, (
+        f"{slug}: fewer than 2 asserted claims"
+    )
+    wrong = [
+        c["claim"] for c in record["claims"] if c["holds"] != c.get("expected", True)
+    ]
     assert not wrong, f"{slug}: stored claims whose check is not as recorded: {wrong}"
     last = [c for c in executed(slug)["cells"] if c["cell_type"] == "code"][-1]
     assert any("executable_theory" in o.get("metadata", {}) for o in last["outputs"]), (
-        f"{slug}: the claims table must be the last code cell's output")
+        f"{slug}: the claims table must be the last code cell's output"
+    )
 
 
 def test_cited_paper_is_in_the_bibliography(slug):
@@ -109,16 +143,27 @@ def test_cited_paper_is_in_the_bibliography(slug):
 
 # --- parameters and presets ----------------------------------------------------------------
 
+
 def parameter_names(slug):
     first = code_cells(chapter_paths(slug)["md"])[0]
-    assert "parameters" in first.metadata.get("tags", []), f"{slug}: first code cell must be tagged 'parameters'"
+    assert "parameters" in first.metadata.get("tags", []), (
+        f"{slug}: first code cell must be tagged 'parameters'"
+    )
     tree = ast.parse(first.source)
-    return {t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)}
+    return {
+        t.id
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
 
 
 def test_first_code_cell_is_parameters_with_seed_and_device(slug):
     names = parameter_names(slug)
-    assert {"seed", "device"} <= names, f"{slug}: parameters must include seed and device, got {sorted(names)}"
+    assert {"seed", "device"} <= names, (
+        f"{slug}: parameters must include seed and device, got {sorted(names)}"
+    )
 
 
 def test_paper_preset_names_only_known_parameters(slug):
@@ -126,7 +171,7 @@ def test_paper_preset_names_only_known_parameters(slug):
     assert preset.exists(), f"{slug}: no paper.yaml preset"
     values = yaml.safe_load(preset.read_text()) or {}
     assert values, f"{slug}: empty paper preset"
-    unknown = set(values) - parameter_names(slug)
+    unknown = {k for k in values if not str(k).startswith("_")} - parameter_names(slug)
     assert not unknown, f"{slug}: paper.yaml sets unknown parameters {sorted(unknown)}"
 
 
@@ -137,10 +182,68 @@ def test_bad_parameter_stops_with_clear_error_before_heavy_work(slug, tmp_path):
 
     out = tmp_path / "bad.ipynb"
     with pytest.raises(PapermillExecutionError) as err:
-        papermill.execute_notebook(str(chapter_paths(slug)["ipynb"]), str(out), parameters={"seed": -1},
-                                   kernel_name="python3", cwd=str(chapter_paths(slug)["md"].parent),
-                                   progress_bar=False)
+        papermill.execute_notebook(
+            str(chapter_paths(slug)["ipynb"]),
+            str(out),
+            parameters={"seed": -1},
+            kernel_name="python3",
+            cwd=str(chapter_paths(slug)["md"].parent),
+            progress_bar=False,
+        )
     assert err.value.ename == "ValueError" and "`seed`" in err.value.evalue
-    ran = [c for c in json.loads(out.read_text())["cells"] if c["cell_type"] == "code" and c.get("execution_count")]
+    ran = [
+        c
+        for c in json.loads(out.read_text())["cells"]
+        if c["cell_type"] == "code" and c.get("execution_count")
+    ]
     # parameters, injected-parameters, validation: nothing after the validation cell ran
     assert len(ran) <= 3, f"{slug}: {len(ran)} cells ran before the bad seed was caught"
+
+
+# --- code that reads on the page -----------------------------------------------------------
+
+
+def test_chapter_code_is_ruff_formatted_and_clean(slug):
+    """Code cells are `ruff format`ted at line length 88 (through jupytext) and pass `ruff check`
+    (pyflakes and pycodestyle errors). Long comments and strings are the author's to wrap."""
+    import jupytext
+
+    nb = jupytext.read(chapter_paths(slug)["md"])
+    script = jupytext.writes(nb, fmt="py:percent")
+    ruff = [sys.executable, "-m", "ruff"]
+    formatted = subprocess.run(
+        [*ruff, "format", "--stdin-filename", f"{slug}.py", "-"],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout
+    before = [c.source.strip() for c in nb.cells if c.cell_type == "code"]
+    after = [
+        c.source.strip()
+        for c in jupytext.reads(formatted, fmt="py:percent").cells
+        if c.cell_type == "code"
+    ]
+    changed = [i for i, (a, b) in enumerate(zip(before, after)) if a != b]
+    assert not changed, (
+        f"{slug}: code cells {changed} are not ruff-formatted; run jupytext --pipe"
+    )
+    check = subprocess.run(
+        [
+            *ruff,
+            "check",
+            "--stdin-filename",
+            f"book/{slug}/{slug}.py",
+            "--ignore",
+            "E501",
+            "--output-format",
+            "concise",
+            "-",
+        ],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert check.returncode == 0, check.stdout

@@ -1,4 +1,5 @@
 """Unit tests of lib: seeding, device choice, parameter checks, claims record, plot helper."""
+
 import json
 import random
 
@@ -9,8 +10,8 @@ import torch
 import lib
 from lib.claims import METADATA_KEY
 
-
 # --- setup ----------------------------------------------------------------------------------
+
 
 def test_setup_seeds_every_generator():
     rng, device = lib.setup(7, "cpu")
@@ -51,6 +52,7 @@ def test_bad_seed_rejected(bad):
 
 
 # --- parameter checks ------------------------------------------------------------------------
+
 
 def test_check_int_accepts_and_returns():
     assert lib.check_int("n", np.int64(3), low=1, high=5) == 3
@@ -93,6 +95,7 @@ def test_check_int_list():
 
 
 # --- claims ----------------------------------------------------------------------------------
+
 
 def make_claims(holds=True):
     claims = lib.Claims("demo-chapter", paper="demo2025paper")
@@ -153,23 +156,41 @@ def test_report_in_ipython_stores_record_in_output_metadata():
 
     shell = InteractiveShell.instance()
     captured = []
-    shell.display_pub.publish = lambda data, metadata=None, **kw: captured.append((data, metadata))
+    shell.display_pub.publish = lambda data, metadata=None, **kw: captured.append(
+        (data, metadata)
+    )
     try:
         make_claims().report()
     finally:
         InteractiveShell.clear_instance()
-    (data, metadata), = captured
+    ((data, metadata),) = captured
     assert set(data) == {"text/plain", "text/markdown"}
     assert metadata[METADATA_KEY]["claims"][1]["claim"] == "rate"
 
 
 def test_read_claims_from_notebook(tmp_path):
     record = make_claims().record()
-    nb = {"cells": [
-        {"cell_type": "markdown", "source": "x", "metadata": {}},
-        {"cell_type": "code", "source": "", "metadata": {}, "execution_count": 1, "outputs": [
-            {"output_type": "display_data", "data": {"text/plain": "t"}, "metadata": {METADATA_KEY: record}}]},
-    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "source": "x", "metadata": {}},
+            {
+                "cell_type": "code",
+                "source": "",
+                "metadata": {},
+                "execution_count": 1,
+                "outputs": [
+                    {
+                        "output_type": "display_data",
+                        "data": {"text/plain": "t"},
+                        "metadata": {METADATA_KEY: record},
+                    }
+                ],
+            },
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     path = tmp_path / "x.ipynb"
     path.write_text(json.dumps(nb))
     assert lib.read_claims(path) == record
@@ -179,6 +200,7 @@ def test_read_claims_from_notebook(tmp_path):
 
 
 # --- plotting --------------------------------------------------------------------------------
+
 
 def test_show_returns_none_and_closes_the_figure():
     import matplotlib.pyplot as plt
@@ -202,7 +224,9 @@ def test_show_emits_png_only():
     finally:
         InteractiveShell.clear_instance()
     (data,) = captured
-    assert set(data) == {"image/png"}  # no "<Figure size ...>" text for nbval to compare
+    assert set(data) == {
+        "image/png"
+    }  # no "<Figure size ...>" text for nbval to compare
 
 
 def test_style_palette_is_colour_blind_safe_set():
@@ -210,7 +234,9 @@ def test_style_palette_is_colour_blind_safe_set():
 
     lib.use_style()
     cycle = [c["color"] for c in matplotlib.rcParams["axes.prop_cycle"]]
-    assert cycle[:3] == list(lib.PALETTE[:3]) and len(set(lib.PALETTE)) == len(lib.PALETTE)
+    assert cycle[:3] == list(lib.PALETTE[:3]) and len(set(lib.PALETTE)) == len(
+        lib.PALETTE
+    )
 
 
 def test_numpy_only_setup_does_not_import_torch():
@@ -218,17 +244,25 @@ def test_numpy_only_setup_does_not_import_torch():
     import subprocess
     import sys
 
-    code = ("import sys, lib; rng, dev = lib.setup(3, 'auto'); "
-            "assert 'torch' not in sys.modules, 'torch was imported'; assert dev == 'cpu'; "
-            "import pytest\n"
-            "try:\n    lib.setup(3, 'cuda')\nexcept ValueError as e:\n    assert 'does not use torch' in str(e)\n"
-            "else:\n    raise SystemExit('cuda accepted without torch')")
+    code = (
+        "import sys, lib; rng, dev = lib.setup(3, 'auto'); "
+        "assert 'torch' not in sys.modules, 'torch was imported'; assert dev == 'cpu'; "
+        "import pytest\n"
+        "try:\n    lib.setup(3, 'cuda')\nexcept ValueError as e:\n    assert 'does not use torch' in str(e)\n"
+        "else:\n    raise SystemExit('cuda accepted without torch')"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_a_claim_that_does_not_reproduce_is_shown_and_still_checked(capsys):
     claims = make_claims()
-    claims.add("chi >= dpo at every beta", -0.03, "at least DPO everywhere", holds=False, expect=False)
+    claims.add(
+        "chi >= dpo at every beta",
+        -0.03,
+        "at least DPO everywhere",
+        holds=False,
+        expect=False,
+    )
     assert claims.all_hold
     assert "no: not reproduced" in claims.as_text()
     assert "✗ *not reproduced*" in claims.as_markdown()

@@ -1,9 +1,10 @@
 """Command-line tools behind the Makefile: execute a chapter, prime the book's execution cache,
-run a chapter with papermill, and read the toc.
+run a chapter with papermill, sweep chapters over seeds, and read the toc.
 
-    python -m lib.book_tools execute <slug>             # refresh book/<slug>/<slug>.{ipynb,py} from the .md
-    python -m lib.book_tools run <slug> [--preset paper] [-p name=value ...]
-    python -m lib.book_tools prime-cache                # let `jupyter-book build` reuse committed outputs
+    python -m lib.build execute <slug>       # refresh book/<slug>/<slug>.{ipynb,py} from the .md
+    python -m lib.build run <slug> [--preset paper] [-p name=value ...] [--record]
+    python -m lib.build sweep --chapters <slug> ... --seeds 0-9 [--preset paper] [--record]
+    python -m lib.build prime-cache          # let `jupyter-book build` reuse committed outputs
 """
 from __future__ import annotations
 
@@ -15,11 +16,25 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BOOK = ROOT / "book"
 CACHE = ROOT / "_build" / ".jupyter_cache"
 RUNS = ROOT / "_build" / "runs"
 KERNEL = "python3"
+
+
+def kernel_manager_class():
+    """nbclient's kernel manager with CurveZMQ keys provisioned (jupyter_client's
+    ``transport_encryption``): the supported way to talk to a kernel over TCP, and the end of
+    ipykernel's "running over TCP without encryption" warning on every run."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    class EncryptedKernelManager(AsyncKernelManager):
+        def __init__(self, **kwargs):
+            kwargs.setdefault("transport_encryption", "auto")
+            super().__init__(**kwargs)
+
+    return EncryptedKernelManager
 
 
 def chapter_paths(slug: str) -> dict[str, Path]:
@@ -32,27 +47,33 @@ def chapters() -> list[str]:
     return sorted(p.parent.name for p in BOOK.glob("*/*.md") if p.stem == p.parent.name)
 
 
-def toc_chapters(toc: Path = ROOT / "_toc.yml") -> list[str]:
-    """Chapter slugs in toc order (entries of the form ``book/<slug>/<slug>``)."""
+def toc_parts(toc: Path = ROOT / "_toc.yml") -> list[tuple[str, str]]:
+    """``(part caption, slug)`` of every chapter, in toc order (entries ``book/<slug>/<slug>``)."""
     import yaml
 
-    found: list[str] = []
+    found: list[tuple[str, str]] = []
 
-    def walk(node):
+    def walk(node, caption: str):
         if isinstance(node, dict):
+            caption = node.get("caption", caption)
             entry = node.get("file")
             if isinstance(entry, str):
-                parts = Path(entry).with_suffix("").parts if entry.endswith(".md") else Path(entry).parts
-                if len(parts) == 3 and parts[0] == "book" and parts[1] == parts[2]:
-                    found.append(parts[1])
+                path = Path(entry[:-3] if entry.endswith(".md") else entry)
+                if len(path.parts) == 3 and path.parts[0] == "book" and path.parts[1] == path.parts[2]:
+                    found.append((caption, path.parts[1]))
             for value in node.values():
-                walk(value)
+                walk(value, caption)
         elif isinstance(node, list):
             for item in node:
-                walk(item)
+                walk(item, caption)
 
-    walk(yaml.safe_load(toc.read_text(encoding="utf-8")))
+    walk(yaml.safe_load(toc.read_text(encoding="utf-8")), "")
     return found
+
+
+def toc_chapters(toc: Path = ROOT / "_toc.yml") -> list[str]:
+    """Chapter slugs in toc order."""
+    return [slug for _, slug in toc_parts(toc)]
 
 
 def execute(slug: str, timeout: int = 1200) -> float:
@@ -75,6 +96,7 @@ def execute(slug: str, timeout: int = 1200) -> float:
         nb,
         timeout=timeout,
         kernel_name=KERNEL,
+        kernel_manager_class=kernel_manager_class(),
         record_timing=False,
         resources={"metadata": {"path": str(paths["md"].parent)}},
     )
@@ -152,6 +174,40 @@ def prime_cache(cache_path: Path = CACHE) -> list[str]:
     return primed
 
 
+def check_html(html_dir: Path = ROOT / "_build" / "html") -> list[str]:
+    """Problems that stop the built book working offline: a remote script or stylesheet, or a
+    local script (MathJax above all) that is not there. Returns the problems; [] when it is fine."""
+    import re
+
+    problems, mathjax_pages = [], 0
+    tag = re.compile(r"<(script|link)\b[^>]*>", re.IGNORECASE)
+    attr = re.compile(r'\b(src|href|rel)\s*=\s*"([^"]*)"', re.IGNORECASE)
+    pages = sorted(p for p in html_dir.rglob("*.html") if "_static" not in p.parts)
+    if not pages:
+        return [f"no HTML pages under {html_dir}"]
+    for page in pages:
+        for match in tag.finditer(page.read_text(encoding="utf-8")):
+            attrs = {k.lower(): v for k, v in attr.findall(match.group(0))}
+            kind = match.group(1).lower()
+            if kind == "link" and "stylesheet" not in attrs.get("rel", ""):
+                continue
+            url = attrs.get("src" if kind == "script" else "href")
+            if not url:
+                continue
+            name = page.relative_to(html_dir)
+            if re.match(r"^(https?:)?//", url):
+                problems.append(f"{name}: remote {kind} {url}")
+                continue
+            local = (page.parent / url.split("?")[0].split("#")[0]).resolve()
+            if "mathjax" in url.lower():
+                mathjax_pages += 1
+            if not local.exists():
+                problems.append(f"{name}: {kind} {url} is missing")
+    if mathjax_pages == 0:
+        problems.append("no page loads MathJax from the book's own files")
+    return problems
+
+
 def parse_overrides(items: list[str]) -> dict:
     """``name=value`` pairs; values are read as YAML (``3`` -> int, ``[1, 2]`` -> list)."""
     import yaml
@@ -165,26 +221,51 @@ def parse_overrides(items: list[str]) -> dict:
     return out
 
 
-def run(slug: str, preset: str | None = None, overrides: dict | None = None) -> Path:
+def preset_parameters(slug: str, preset: str | None) -> dict:
+    """The papermill parameters of ``book/<slug>/<preset>.yaml`` (none for ``default``).
+
+    Top-level keys that start with ``_`` are metadata about the preset (``_estimate``: the
+    expected runtime where it was not measured), not parameters."""
+    import yaml
+
+    if preset in (None, "default"):
+        return {}
+    preset_file = BOOK / slug / f"{preset}.yaml"
+    if not preset_file.exists():
+        available = sorted(p.stem for p in preset_file.parent.glob("*.yaml"))
+        raise SystemExit(f"no preset {preset!r} for {slug}; available: ['default'] + {available}")
+    values = yaml.safe_load(preset_file.read_text(encoding="utf-8")) or {}
+    return {k: v for k, v in values.items() if not str(k).startswith("_")}
+
+
+def preset_metadata(slug: str, preset: str = "paper") -> dict:
+    """The ``_``-prefixed metadata keys of a preset file (without the underscore)."""
+    import yaml
+
+    preset_file = BOOK / slug / f"{preset}.yaml"
+    if not preset_file.exists():
+        return {}
+    values = yaml.safe_load(preset_file.read_text(encoding="utf-8")) or {}
+    return {k[1:]: v for k, v in values.items() if str(k).startswith("_")}
+
+
+def run(
+    slug: str, preset: str | None = None, overrides: dict | None = None, record: bool = False
+) -> Path:
     """Execute a chapter with papermill: parameters from ``book/<slug>/<preset>.yaml`` and
     ``overrides``. Writes ``_build/runs/<slug>-<preset>.ipynb`` and never touches the committed
-    notebook."""
+    notebook. With ``record``, a run of the ``paper`` preset without overrides also writes its
+    measured runtime to ``book/<slug>/paper-run.json`` for the status page."""
     import papermill
-    import yaml
 
     paths = chapter_paths(slug)
     if not paths["ipynb"].exists():
         raise SystemExit(f"no chapter {slug!r}: {paths['ipynb']} does not exist")
-    params: dict = {}
-    if preset:
-        preset_file = paths["ipynb"].parent / f"{preset}.yaml"
-        if not preset_file.exists():
-            available = sorted(p.stem for p in paths["ipynb"].parent.glob("*.yaml"))
-            raise SystemExit(f"no preset {preset!r} for {slug}; available: {available}")
-        params.update(yaml.safe_load(preset_file.read_text(encoding="utf-8")) or {})
+    params = preset_parameters(slug, preset)
     params.update(overrides or {})
     RUNS.mkdir(parents=True, exist_ok=True)
     out = RUNS / f"{slug}-{preset or 'default'}.ipynb"
+    start = time.perf_counter()
     papermill.execute_notebook(
         str(paths["ipynb"]),
         str(out),
@@ -192,13 +273,44 @@ def run(slug: str, preset: str | None = None, overrides: dict | None = None) -> 
         kernel_name=KERNEL,
         cwd=str(paths["ipynb"].parent),
         progress_bar=False,
+        kernel_manager_class=kernel_manager_class(),
     )
+    seconds = time.perf_counter() - start
+    if record:
+        if preset != "paper" or overrides:
+            raise SystemExit("--record keeps the runtime of the paper preset, without overrides")
+        write_paper_run(slug, out, seconds, str(params.get("device", "default")))
     return out
 
 
+def write_paper_run(slug: str, executed: Path, seconds: float, device: str) -> Path:
+    """Record a measured run of the paper preset (what the status page shows)."""
+    import json
+    import platform
+
+    from lib.claims import read_claims
+
+    record = read_claims(executed) or {"claims": []}
+    held = sum(c["holds"] == c.get("expected", True) for c in record["claims"])
+    data = {
+        "preset": "paper",
+        "runtime_s": round(seconds, 1),
+        "device": device,
+        "machine": f"{os.cpu_count()} CPU cores, {platform.machine()}",
+        "claims_as_recorded": f"{held}/{len(record['claims'])}",
+        "date": time.strftime("%Y-%m-%d"),
+    }
+    target = BOOK / slug / "paper-run.json"
+    target.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return target
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m lib.book_tools", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m lib.build",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     p_exec = sub.add_parser("execute", help="re-execute chapters and refresh their stored outputs")
     p_exec.add_argument("slugs", nargs="*", help="chapter slugs (default: all)")
@@ -206,7 +318,12 @@ def main(argv: list[str] | None = None) -> int:
     p_run.add_argument("slug")
     p_run.add_argument("--preset", default=None, help="a YAML file beside the notebook, e.g. 'paper'")
     p_run.add_argument("-p", dest="overrides", action="append", default=[], metavar="NAME=VALUE")
+    p_run.add_argument("--record", action="store_true", help="keep the paper preset's runtime")
+    from lib.build import sweep
+
+    sweep.add_arguments(sub.add_parser("sweep", help="chapters x seeds on dask.distributed"))
     sub.add_parser("prime-cache", help="store committed outputs in the book's execution cache")
+    sub.add_parser("check-html", help="the built book needs no network (scripts, styles, MathJax)")
     sub.add_parser("list", help="list the chapters")
     args = parser.parse_args(argv)
 
@@ -215,16 +332,20 @@ def main(argv: list[str] | None = None) -> int:
             seconds = execute(slug)
             print(f"executed {slug} in {seconds:.1f} s")
     elif args.command == "run":
-        out = run(args.slug, args.preset, parse_overrides(args.overrides))
+        out = run(args.slug, args.preset, parse_overrides(args.overrides), record=args.record)
         print(f"wrote {out.relative_to(ROOT)}")
+    elif args.command == "sweep":
+        return sweep.main(args)
     elif args.command == "prime-cache":
         primed = prime_cache()
         print(f"primed the execution cache for {len(primed)} chapter(s): {', '.join(primed)}")
+    elif args.command == "check-html":
+        problems = check_html()
+        for problem in problems:
+            print(problem)
+        if problems:
+            return 1
+        print("the built book loads no remote script or stylesheet; MathJax is local")
     elif args.command == "list":
         print("\n".join(chapters()))
     return 0
-
-
-if __name__ == "__main__":
-    os.environ.setdefault("MPLBACKEND", "Agg")
-    sys.exit(main())

@@ -1,0 +1,202 @@
+"""JupyterLab as `make lab` starts it: a real server on a loopback port, driven through its REST API."""
+
+import json
+import os
+import queue
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import jupytext
+import pytest
+
+from lib.build.book_tools import ROOT, chapter_paths, chapters
+
+VENV_BIN = Path(sys.executable).parent
+TOKEN = "executable-theory-test"
+CHECKED = (
+    "chi-squared-preference-optimization"  # the chapter whose cells run in a lab kernel
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    runtime = tmp_path_factory.mktemp("jupyter-runtime")
+    port = free_port()
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime)}
+    cmd = [
+        str(VENV_BIN / "jupyter"),
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        f"--IdentityProvider.token={TOKEN}",
+        f"--ServerApp.root_dir={ROOT}",
+        "--allow-root",
+    ]
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            api(base, "/api/status")
+            break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail(
+                    "jupyter lab exited: " + proc.stderr.read().decode()[-2000:]
+                )
+            time.sleep(0.5)
+    else:
+        proc.terminate()
+        pytest.fail("jupyter lab did not answer within 60 s")
+    yield base, runtime
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def api(base: str, path: str, method: str = "GET", body: dict | None = None):
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(
+        base + path,
+        data=data,
+        method=method,
+        headers={"Authorization": f"token {TOKEN}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        text = response.read().decode()
+    return json.loads(text) if text else None
+
+
+def test_every_chapter_md_opens_as_the_committed_notebook(server):
+    base, _ = server
+    for slug in chapters():
+        model = api(
+            base, f"/api/contents/book/{slug}/{slug}.md?type=notebook&content=1"
+        )
+        assert model["type"] == "notebook", slug
+        opened = [
+            c["source"].strip()
+            for c in model["content"]["cells"]
+            if c["cell_type"] == "code"
+        ]
+        committed = [
+            c.source.strip()
+            for c in jupytext.read(chapter_paths(slug)["ipynb"]).cells
+            if c.cell_type == "code"
+        ]
+        assert opened == committed, (
+            f"{slug}: the .md opened in JupyterLab differs from the .ipynb"
+        )
+
+
+def test_md_files_open_as_notebooks_by_default():
+    """The shipped settings make the Jupytext Notebook viewer the default for markdown."""
+    overrides = (
+        Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    )
+    viewers = json.loads(overrides.read_text())[
+        "@jupyterlab/docmanager-extension:plugin"
+    ]
+    assert viewers["defaultViewers"]["markdown"] == "Jupytext Notebook"
+
+
+def test_saving_in_jupyterlab_keeps_the_triple_paired(server):
+    base, _ = server
+    slug = CHECKED
+    model = api(base, f"/api/contents/book/{slug}/{slug}.md?type=notebook&content=1")
+    target = f"_build/labtest/{slug}.md"
+    (ROOT / "_build" / "labtest").mkdir(parents=True, exist_ok=True)
+    try:
+        api(
+            base,
+            f"/api/contents/{target}",
+            "PUT",
+            {"type": "notebook", "format": "json", "content": model["content"]},
+        )
+        for ext in ("md", "ipynb", "py"):
+            path = ROOT / "_build" / "labtest" / f"{slug}.{ext}"
+            assert path.exists(), (
+                f"saving the .md in JupyterLab did not write its .{ext}"
+            )
+    finally:
+        for path in (ROOT / "_build" / "labtest").glob(f"{slug}.*"):
+            path.unlink()
+
+
+def test_a_lab_kernel_imports_lib_and_refuses_a_bad_parameter(server):
+    from jupyter_client import BlockingKernelClient
+
+    base, runtime = server
+    kernel = api(
+        base, "/api/kernels", "POST", {"name": "python3", "path": f"book/{CHECKED}"}
+    )
+    try:
+        client = BlockingKernelClient(
+            connection_file=str(runtime / f"kernel-{kernel['id']}.json")
+        )
+        client.load_connection_file()
+        client.start_channels()
+        client.kernel_info()
+        client.get_shell_msg(timeout=120)  # the kernel is up and answers
+        cells = [
+            c.source
+            for c in jupytext.read(chapter_paths(CHECKED)["md"]).cells
+            if c.cell_type == "code"
+        ]
+        parameters, checks = cells[0], cells[1]
+
+        def run(code):
+            msg_id = client.execute(code)
+            error = None
+            while True:
+                try:
+                    msg = client.get_iopub_msg(timeout=120)
+                except queue.Empty:
+                    pytest.fail("the lab kernel did not answer")
+                if msg["parent_header"].get("msg_id") != msg_id:
+                    continue
+                if msg["msg_type"] == "error":
+                    error = (msg["content"]["ename"], msg["content"]["evalue"])
+                if (
+                    msg["msg_type"] == "status"
+                    and msg["content"]["execution_state"] == "idle"
+                ):
+                    return error
+
+        assert run(parameters) is None
+        assert run(checks) is None, "the chapter's check cell failed at its defaults"
+        assert (
+            run("import lib, os; assert os.getcwd().endswith(" + repr(CHECKED) + ")")
+            is None
+        )
+        assert run(parameters + "\nn_pairs = 0") is None
+        ename, evalue = run(checks)
+        assert ename == "ValueError" and "`n_pairs`" in evalue
+        client.stop_channels()
+    finally:
+        api(base, f"/api/kernels/{kernel['id']}", "DELETE")
+
+
+def test_no_incompatible_lab_extension():
+    out = subprocess.run(
+        [str(VENV_BIN / "jupyter"), "labextension", "list"],
+        capture_output=True,
+        text=True,
+    )
+    text = out.stdout + out.stderr
+    assert "jupyterlab-myst" in text and "jupyterlab-jupytext" in text
+    assert "not compatible" not in text and " X" not in text, text
