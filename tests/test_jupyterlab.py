@@ -200,3 +200,39 @@ def test_no_incompatible_lab_extension():
     text = out.stdout + out.stderr
     assert "jupyterlab-myst" in text and "jupyterlab-jupytext" in text
     assert "not compatible" not in text and " X" not in text, text
+
+
+def test_a_chapter_md_opens_in_the_browser_as_a_rendered_notebook(server, tmp_path):
+    """What a reader sees: JupyterLab's front end, in headless Chromium, opens a chapter's .md as
+    a notebook (jupytext's viewer by default) with its theorem blocks rendered by jupyterlab-myst.
+    `jupyter labextension list` can say OK while an extension fails to load in the browser."""
+    import shutil
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("no chromium on this machine (.ci/run installs it)")
+    base, _ = server
+    url = f"{base}/lab/tree/book/{CHECKED}/{CHECKED}.md?token={TOKEN}&reset"
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        "--virtual-time-budget=30000",
+        "--dump-dom",
+    ]
+    dom = subprocess.run(
+        [chromium, *flags, url], capture_output=True, text=True, timeout=180
+    ).stdout
+    assert "jp-Notebook" in dom, "JupyterLab did not start in the browser"
+    proofs = dom.count('class="myst-proof ')
+    assert proofs >= 3, (
+        f"{CHECKED}.md did not open as a notebook with rendered theorem blocks "
+        f"({proofs} rendered); is the Jupytext Notebook viewer the default, and does the "
+        "jupytext lab extension load in this JupyterLab?"
+    )

@@ -6,13 +6,13 @@ run a chapter with papermill, sweep chapters over seeds, and read the toc.
     python -m lib.build sweep --chapters <slug> ... --seeds 0-9 [--preset paper] [--record]
     python -m lib.build prime-cache          # let `jupyter-book build` reuse committed outputs
 """
+
 from __future__ import annotations
 
 import argparse
 import copy
 import hashlib
 import os
-import sys
 import time
 from pathlib import Path
 
@@ -59,7 +59,11 @@ def toc_parts(toc: Path = ROOT / "_toc.yml") -> list[tuple[str, str]]:
             entry = node.get("file")
             if isinstance(entry, str):
                 path = Path(entry[:-3] if entry.endswith(".md") else entry)
-                if len(path.parts) == 3 and path.parts[0] == "book" and path.parts[1] == path.parts[2]:
+                if (
+                    len(path.parts) == 3
+                    and path.parts[0] == "book"
+                    and path.parts[1] == path.parts[2]
+                ):
                     found.append((caption, path.parts[1]))
             for value in node.values():
                 walk(value, caption)
@@ -107,8 +111,12 @@ def execute(slug: str, timeout: int = 1200) -> float:
         cell.metadata.pop("execution", None)
         cell.id = stable_cell_id(i, cell.source)
     if paths["md"].read_text(encoding="utf-8") != source:
-        raise SystemExit(f"{paths['md']} changed while it was executing; run `make execute` again")
-    config = load_jupytext_config(str(paths["md"]))  # the same headers as `jupytext --sync` writes
+        raise SystemExit(
+            f"{paths['md']} changed while it was executing; run `make execute` again"
+        )
+    config = load_jupytext_config(
+        str(paths["md"])
+    )  # the same headers as `jupytext --sync` writes
     jupytext.write(nb, paths["ipynb"], config=config)
     jupytext.write(nb, paths["py"], fmt="py:percent", config=config)
     return seconds
@@ -160,7 +168,11 @@ def prime_cache(cache_path: Path = CACHE) -> list[str]:
             cell.outputs = ran.outputs
             cell.execution_count = ran.execution_count
         cache.cache_notebook_bundle(
-            CacheBundleIn(nb=nb, uri=str(paths["md"].resolve()), data={"primed_from": paths["ipynb"].name}),
+            CacheBundleIn(
+                nb=nb,
+                uri=str(paths["md"].resolve()),
+                data={"primed_from": paths["ipynb"].name},
+            ),
             check_validity=False,
             overwrite=True,
         )
@@ -233,7 +245,9 @@ def preset_parameters(slug: str, preset: str | None) -> dict:
     preset_file = BOOK / slug / f"{preset}.yaml"
     if not preset_file.exists():
         available = sorted(p.stem for p in preset_file.parent.glob("*.yaml"))
-        raise SystemExit(f"no preset {preset!r} for {slug}; available: ['default'] + {available}")
+        raise SystemExit(
+            f"no preset {preset!r} for {slug}; available: ['default'] + {available}"
+        )
     values = yaml.safe_load(preset_file.read_text(encoding="utf-8")) or {}
     return {k: v for k, v in values.items() if not str(k).startswith("_")}
 
@@ -250,7 +264,10 @@ def preset_metadata(slug: str, preset: str = "paper") -> dict:
 
 
 def run(
-    slug: str, preset: str | None = None, overrides: dict | None = None, record: bool = False
+    slug: str,
+    preset: str | None = None,
+    overrides: dict | None = None,
+    record: bool = False,
 ) -> Path:
     """Execute a chapter with papermill: parameters from ``book/<slug>/<preset>.yaml`` and
     ``overrides``. Writes ``_build/runs/<slug>-<preset>.ipynb`` and never touches the committed
@@ -278,7 +295,9 @@ def run(
     seconds = time.perf_counter() - start
     if record:
         if preset != "paper" or overrides:
-            raise SystemExit("--record keeps the runtime of the paper preset, without overrides")
+            raise SystemExit(
+                "--record keeps the runtime of the paper preset, without overrides"
+            )
         write_paper_run(slug, out, seconds, str(params.get("device", "default")))
     return out
 
@@ -312,18 +331,32 @@ def main(argv: list[str] | None = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    p_exec = sub.add_parser("execute", help="re-execute chapters and refresh their stored outputs")
+    p_exec = sub.add_parser(
+        "execute", help="re-execute chapters and refresh their stored outputs"
+    )
     p_exec.add_argument("slugs", nargs="*", help="chapter slugs (default: all)")
     p_run = sub.add_parser("run", help="run a chapter with papermill")
     p_run.add_argument("slug")
-    p_run.add_argument("--preset", default=None, help="a YAML file beside the notebook, e.g. 'paper'")
-    p_run.add_argument("-p", dest="overrides", action="append", default=[], metavar="NAME=VALUE")
-    p_run.add_argument("--record", action="store_true", help="keep the paper preset's runtime")
+    p_run.add_argument(
+        "--preset", default=None, help="a YAML file beside the notebook, e.g. 'paper'"
+    )
+    p_run.add_argument(
+        "-p", dest="overrides", action="append", default=[], metavar="NAME=VALUE"
+    )
+    p_run.add_argument(
+        "--record", action="store_true", help="keep the paper preset's runtime"
+    )
     from lib.build import sweep
 
-    sweep.add_arguments(sub.add_parser("sweep", help="chapters x seeds on dask.distributed"))
-    sub.add_parser("prime-cache", help="store committed outputs in the book's execution cache")
-    sub.add_parser("check-html", help="the built book needs no network (scripts, styles, MathJax)")
+    sweep.add_arguments(
+        sub.add_parser("sweep", help="chapters x seeds on dask.distributed")
+    )
+    sub.add_parser(
+        "prime-cache", help="store committed outputs in the book's execution cache"
+    )
+    sub.add_parser(
+        "check-html", help="the built book needs no network (scripts, styles, MathJax)"
+    )
     sub.add_parser("list", help="list the chapters")
     args = parser.parse_args(argv)
 
@@ -332,13 +365,17 @@ def main(argv: list[str] | None = None) -> int:
             seconds = execute(slug)
             print(f"executed {slug} in {seconds:.1f} s")
     elif args.command == "run":
-        out = run(args.slug, args.preset, parse_overrides(args.overrides), record=args.record)
+        out = run(
+            args.slug, args.preset, parse_overrides(args.overrides), record=args.record
+        )
         print(f"wrote {out.relative_to(ROOT)}")
     elif args.command == "sweep":
         return sweep.main(args)
     elif args.command == "prime-cache":
         primed = prime_cache()
-        print(f"primed the execution cache for {len(primed)} chapter(s): {', '.join(primed)}")
+        print(
+            f"primed the execution cache for {len(primed)} chapter(s): {', '.join(primed)}"
+        )
     elif args.command == "check-html":
         problems = check_html()
         for problem in problems:

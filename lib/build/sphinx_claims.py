@@ -37,7 +37,9 @@ def chapter_data(root: Path) -> list[dict]:
                 "slug": slug,
                 "record": read_claims(chapter_paths(slug)["ipynb"]),
                 "seeds": read_seeds_record(slug),
-                "paper_run": json.loads(paper_run.read_text()) if paper_run.exists() else None,
+                "paper_run": json.loads(paper_run.read_text())
+                if paper_run.exists()
+                else None,
                 "estimate": preset_metadata(slug).get("estimate"),
             }
         )
@@ -111,7 +113,11 @@ def claims_markdown(root: Path, chapters: list[dict] | None = None) -> str:
     chapters = chapter_data(root) if chapters is None else chapters
     lines = []
     for c in chapters:
-        lines += [f"(status-{c['slug']})=", "", f"**{c['part']}: {{doc}}`/book/{c['slug']}/{c['slug']}`**"]
+        lines += [
+            f"(status-{c['slug']})=",
+            "",
+            f"**{c['part']}: {{doc}}`/book/{c['slug']}/{c['slug']}`**",
+        ]
         if c["record"] is None:
             lines += ["", "*No executed claims record.*", ""]
             continue
@@ -155,7 +161,9 @@ class _Generated(SphinxDirective):
         container = nodes.container(classes=[self.css])
         text = self.render(root)
         self.state.nested_parse(
-            StringList(text.splitlines(), source=self.css), self.content_offset, container
+            StringList(text.splitlines(), source=self.css),
+            self.content_offset,
+            container,
         )
         return [container]
 

@@ -67,7 +67,9 @@ def parse_seeds(text: str) -> list[int]:
             else:
                 seeds.add(int(part))
         except ValueError:
-            raise SystemExit(f"--seeds {text!r}: expected e.g. 0-9, 3 or 0,2,5-7") from None
+            raise SystemExit(
+                f"--seeds {text!r}: expected e.g. 0-9, 3 or 0,2,5-7"
+            ) from None
     if not seeds or min(seeds) < 0:
         raise SystemExit(f"--seeds {text!r}: expected non-negative seeds")
     return sorted(seeds)
@@ -85,7 +87,9 @@ def code_sha1(slug: str) -> str:
 # --- one job -------------------------------------------------------------------------------
 
 
-def run_job(slug: str, seed: int, parameters: dict, out_dir: str, timeout: int | None) -> dict:
+def run_job(
+    slug: str, seed: int, parameters: dict, out_dir: str, timeout: int | None
+) -> dict:
     """Run one chapter at one seed with papermill; never raises (the error is in the result)."""
     import papermill
     from papermill.exceptions import PapermillExecutionError
@@ -95,7 +99,13 @@ def run_job(slug: str, seed: int, parameters: dict, out_dir: str, timeout: int |
     os.environ.update(JOB_ENV)
     out = Path(out_dir) / slug / f"seed-{seed}.ipynb"
     out.parent.mkdir(parents=True, exist_ok=True)
-    result = {"chapter": slug, "seed": seed, "status": "passed", "error": "", "claims": []}
+    result = {
+        "chapter": slug,
+        "seed": seed,
+        "status": "passed",
+        "error": "",
+        "claims": [],
+    }
     start = time.perf_counter()
     try:
         papermill.execute_notebook(
@@ -119,14 +129,18 @@ def run_job(slug: str, seed: int, parameters: dict, out_dir: str, timeout: int |
         record = read_claims(out)
         if record:
             result["claims"] = record["claims"]
-    failing = [c["claim"] for c in result["claims"] if c["holds"] != c.get("expected", True)]
+    failing = [
+        c["claim"] for c in result["claims"] if c["holds"] != c.get("expected", True)
+    ]
     if failing:
         result["status"] = "failed"
         result["failing_claims"] = failing
     elif result["status"] == "passed" and not result["claims"]:
         result["status"] = "failed"
         result["error"] = result["error"] or "no claims record in the executed notebook"
-    (out.with_suffix(".json")).write_text(json.dumps(result, indent=1), encoding="utf-8")
+    (out.with_suffix(".json")).write_text(
+        json.dumps(result, indent=1), encoding="utf-8"
+    )
     return result
 
 
@@ -171,7 +185,9 @@ def summarise(results: list[dict]) -> list[dict]:
                     "held": sum(c["holds"] == c.get("expected", True) for _, c in got),
                     "mean": mean,
                     "sd": sd,
-                    "failed_seeds": [s for s, c in got if c["holds"] != c.get("expected", True)],
+                    "failed_seeds": [
+                        s for s, c in got if c["holds"] != c.get("expected", True)
+                    ],
                 }
             )
         errors = [r for r in runs if r["status"] == "failed" and not r["claims"]]
@@ -196,14 +212,35 @@ def number(x) -> str:
     return "" if x is None else f"{x:.4g}"
 
 
-def write_summary(out_dir: Path, rows: list[dict], results: list[dict], wall: float) -> None:
+def write_summary(
+    out_dir: Path, rows: list[dict], results: list[dict], wall: float
+) -> None:
     with open(out_dir / "summary.csv", "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
-        writer.writerow(["chapter", "claim_no", "claim", "seeds", "held", "mean", "sd", "failed_seeds"])
+        writer.writerow(
+            [
+                "chapter",
+                "claim_no",
+                "claim",
+                "seeds",
+                "held",
+                "mean",
+                "sd",
+                "failed_seeds",
+            ]
+        )
         for r in rows:
             writer.writerow(
-                [r["chapter"], r["claim_no"], r["claim"], r["seeds"], r["held"], number(r["mean"]),
-                 number(r["sd"]), " ".join(map(str, r["failed_seeds"]))]
+                [
+                    r["chapter"],
+                    r["claim_no"],
+                    r["claim"],
+                    r["seeds"],
+                    r["held"],
+                    number(r["mean"]),
+                    number(r["sd"]),
+                    " ".join(map(str, r["failed_seeds"])),
+                ]
             )
     failed = [r for r in results if r["status"] == "failed"]
     lines = [
@@ -215,9 +252,15 @@ def write_summary(out_dir: Path, rows: list[dict], results: list[dict], wall: fl
         "|---|---|:---:|---|",
     ]
     for r in rows:
-        spread = "" if r["mean"] is None else f"{number(r['mean'])} ± {number(r['sd']) or '–'}"
+        spread = (
+            ""
+            if r["mean"] is None
+            else f"{number(r['mean'])} ± {number(r['sd']) or '–'}"
+        )
         claim = r["claim"].replace("|", "\\|")
-        lines.append(f"| {r['chapter']} | {claim} | {r['held']}/{r['seeds']} | {spread} |")
+        lines.append(
+            f"| {r['chapter']} | {claim} | {r['held']}/{r['seeds']} | {spread} |"
+        )
     if failed:
         lines += ["", "## Failures", ""]
         for r in sorted(failed, key=lambda r: (r["chapter"], r["seed"])):
@@ -229,7 +272,9 @@ def describe_failure(r: dict) -> str:
     what = (
         "claims that do not hold: " + "; ".join(r["failing_claims"])
         if r.get("failing_claims")
-        else r["error"].splitlines()[0] if r["error"] else "failed"
+        else r["error"].splitlines()[0]
+        if r["error"]
+        else "failed"
     )
     return f"{r['chapter']}, seed {r['seed']}: {what}"
 
@@ -244,8 +289,15 @@ def write_seeds_record(slug: str, rows: list[dict]) -> Path:
         for r in rows:
             if r["chapter"] == slug and r["claim_no"] > 0:
                 writer.writerow(
-                    [r["claim_no"], r["claim"], r["seeds"], r["held"], number(r["mean"]),
-                     number(r["sd"]), digest]
+                    [
+                        r["claim_no"],
+                        r["claim"],
+                        r["seeds"],
+                        r["held"],
+                        number(r["mean"]),
+                        number(r["sd"]),
+                        digest,
+                    ]
                 )
     return target
 
@@ -262,16 +314,36 @@ def read_seeds_record(slug: str) -> list[dict] | None:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--chapters", nargs="+", default=None, help="chapter slugs (default: all)")
-    parser.add_argument("--seeds", default="0-9", help="e.g. 0-9, 3 or 0,2,5-7 (default 0-9)")
-    parser.add_argument("--preset", default="default", help="default, or a preset file: paper")
-    parser.add_argument("--scheduler", default=None, help="tcp://HOST:PORT of an existing cluster")
-    parser.add_argument("--workers", type=int, default=None, help="LocalCluster workers (cores)")
-    parser.add_argument("--timeout", type=int, default=1800, help="seconds per cell (default 1800)")
-    parser.add_argument("--name", default=None, help="folder under _build/sweeps (default: preset)")
-    parser.add_argument("--out", default=None, help="the output folder itself (overrides --name)")
-    parser.add_argument("-p", dest="overrides", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--record", action="store_true", help="write book/<slug>/seeds.csv")
+    parser.add_argument(
+        "--chapters", nargs="+", default=None, help="chapter slugs (default: all)"
+    )
+    parser.add_argument(
+        "--seeds", default="0-9", help="e.g. 0-9, 3 or 0,2,5-7 (default 0-9)"
+    )
+    parser.add_argument(
+        "--preset", default="default", help="default, or a preset file: paper"
+    )
+    parser.add_argument(
+        "--scheduler", default=None, help="tcp://HOST:PORT of an existing cluster"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=None, help="LocalCluster workers (cores)"
+    )
+    parser.add_argument(
+        "--timeout", type=int, default=1800, help="seconds per cell (default 1800)"
+    )
+    parser.add_argument(
+        "--name", default=None, help="folder under _build/sweeps (default: preset)"
+    )
+    parser.add_argument(
+        "--out", default=None, help="the output folder itself (overrides --name)"
+    )
+    parser.add_argument(
+        "-p", dest="overrides", action="append", default=[], metavar="NAME=VALUE"
+    )
+    parser.add_argument(
+        "--record", action="store_true", help="write book/<slug>/seeds.csv"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -284,8 +356,12 @@ def main(args) -> int:
         raise SystemExit(f"unknown chapters: {unknown}; known: {chapters()}")
     seeds = parse_seeds(args.seeds)
     overrides = parse_overrides(args.overrides)
-    if args.record and (args.preset != "default" or overrides or not set(range(10)) <= set(seeds)):
-        raise SystemExit("--record keeps the default preset over seeds 0-9 (no overrides)")
+    if args.record and (
+        args.preset != "default" or overrides or not set(range(10)) <= set(seeds)
+    ):
+        raise SystemExit(
+            "--record keeps the default preset over seeds 0-9 (no overrides)"
+        )
     params = {s: {**preset_parameters(s, args.preset), **overrides} for s in slugs}
     out_dir = Path(args.out) if args.out else SWEEPS / (args.name or args.preset)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -331,7 +407,16 @@ def submit(todo, params, out_dir: Path, args) -> list[dict]:
         client = Client(cluster)
     try:
         futures = [
-            client.submit(run_job, s, k, params[s], str(out_dir), args.timeout, key=f"{s}-seed-{k}", pure=False)
+            client.submit(
+                run_job,
+                s,
+                k,
+                params[s],
+                str(out_dir),
+                args.timeout,
+                key=f"{s}-seed-{k}",
+                pure=False,
+            )
             for s, k in todo
         ]
         iterator = as_completed(futures)
