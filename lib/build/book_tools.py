@@ -23,6 +23,14 @@ RUNS = ROOT / "_build" / "runs"
 KERNEL = "python3"
 
 
+def quiet_papermill() -> None:
+    """papermill's parameter inspection warns about every parameter whose comment holds an
+    ``=`` ("Unable to parse line ..."); the parameters are injected correctly regardless."""
+    import logging
+
+    logging.getLogger("papermill.translators").setLevel(logging.ERROR)
+
+
 def kernel_manager_class():
     """nbclient's kernel manager with CurveZMQ keys provisioned (jupyter_client's
     ``transport_encryption``): the supported way to talk to a kernel over TCP, and the end of
@@ -275,6 +283,7 @@ def run(
     measured runtime to ``book/<slug>/paper-run.json`` for the status page."""
     import papermill
 
+    quiet_papermill()
     paths = chapter_paths(slug)
     if not paths["ipynb"].exists():
         raise SystemExit(f"no chapter {slug!r}: {paths['ipynb']} does not exist")

@@ -37,6 +37,7 @@ from lib.build.book_tools import (
     chapters,
     kernel_manager_class,
     preset_parameters,
+    quiet_papermill,
 )
 
 SWEEPS = ROOT / "_build" / "sweeps"
@@ -97,6 +98,7 @@ def run_job(
     from lib.claims import read_claims
 
     os.environ.update(JOB_ENV)
+    quiet_papermill()
     out = Path(out_dir) / slug / f"seed-{seed}.ipynb"
     out.parent.mkdir(parents=True, exist_ok=True)
     result = {

@@ -1,0 +1,924 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: -execution,-ExecuteTime,-collapsed,-scrolled
+#     default_lexer: ipython3
+#     formats: ipynb,md:myst,py:percent
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # No-regret dynamics in publishers' ranking games
+#
+# ```{admonition} About this chapter
+# :class: tip
+# Paper: {cite:t}`madmon2025convergence` (ICLR 2025). Publishers place documents in an embedding
+# space and a search engine shows each user a document with probability proportional to
+# $g(\text{relevance})$. Each publisher wants exposure but pays for moving away from its original
+# document. When does it suffice that every publisher runs *some* no-regret learner for the
+# ecosystem to settle at a Nash equilibrium? The paper's answer: exactly when the activation $g$ is
+# concave. We prove the equivalence (concave $g$ ⇔ socially concave games ⇔ concave games) in a
+# sketch, test it with numerical second derivatives, run projected online gradient ascent on 200
+# random games per activation, and measure the welfare trade-offs. The defaults run in under a
+# minute on one CPU core; `make run CHAPTER=publishers-ranking-games PRESET=paper` runs the larger
+# preset in `paper.yaml` (five times the instances, longer runs, wider structure sweeps).
+# ```
+#
+# ## The question
+#
+# A search engine ranks documents by relevance, and publishers know it. A publisher whose page is
+# about one thing can rewrite it to look more relevant to what users ask, at a price: the more the
+# page moves from what it was, the more its integrity (and its cost of writing) suffers. Every
+# publisher does this at the same time, round after round, each adjusting to the others. The
+# publishers' behaviour is naturally modelled as online learning, and the mildest assumption one
+# can make about a learner is that it has *no regret*: in hindsight, no fixed document would have
+# done much better on average.
+#
+# In general games, no-regret play need not approach a Nash equilibrium at all. The question of
+# {cite:t}`madmon2025convergence` is which ranking functions make it do so. For *proportional*
+# ranking functions (exposure $\propto g(\text{relevance})$) the answer is a single property of the
+# scalar activation $g$: concavity. Linear, root and logarithmic activations qualify; the softmax
+# activation $g(t) = e^{t/\tau}$, the default of learning to rank, does not. The second question is
+# what the choice of $g$ and the cost $\lambda$ of moving do to the welfare of publishers and users.
+#
+# ## The setting and the theorem
+#
+# ```{prf:definition} The publishers' game induced by a proportional ranking function
+# :label: prg-def-game
+#
+# There are $n$ publishers and $s$ users (information needs) in $[0,1]^k$. User $j$ sits at
+# $u_j$; publisher $i$ owns an **initial document** $x_i^0$ and chooses a document
+# $x_i \in [0,1]^k$. The relevance of document $x$ to user $u$ is
+#
+# $$
+# r(x, u) = 1 - \frac{\|x - u\|^2}{k} \in [0, 1],
+# $$ (eq-prg-relevance)
+#
+# which is concave in $x$. A **proportional ranking function (PRF)** with activation
+# $g : [0,1] \to (0, \infty)$, continuous and non-decreasing, shows user $j$ publisher $i$'s
+# document with probability
+#
+# $$
+# p_{ij}(x) = \frac{g(r_{ij})}{\sum_{l=1}^n g(r_{lj})}, \qquad r_{ij} = r(x_i, u_j).
+# $$ (eq-prg-prf)
+#
+# Publisher $i$'s utility is its average exposure minus an integrity cost with penalty
+# $\lambda \ge 0$,
+#
+# $$
+# U_i(x) = \frac1s \sum_{j=1}^s p_{ij}(x) - \frac{\lambda}{k} \|x_i - x_i^0\|^2 .
+# $$ (eq-prg-utility)
+#
+# **Publishers' welfare** is $W_P = \sum_i U_i$ and **users' welfare** is the expected relevance
+# of the document a user is shown, $W_U = \frac1s \sum_j \sum_i p_{ij}\, r_{ij}$.
+# ```
+#
+# Two facts about {eq}`eq-prg-prf` carry the whole theory. First, the exposures of one user sum to
+# one, so $W_P = 1 - \frac{\lambda}{k}\sum_i \|x_i - x_i^0\|^2$: exposure is a constant-sum
+# resource, and publishers as a group gain nothing by competing for it. Second, writing
+# $a = g(r_{ij})$ for publisher $i$'s own weight and $G = \sum_{l \ne i} g(r_{lj})$ for its rivals',
+# the exposure is $\varphi(a, G) = a/(a+G)$, which is increasing and concave in $a$
+# ($\partial_a^2\varphi = -2G/(a+G)^3$) and decreasing and convex in $G$
+# ($\partial_G^2\varphi = 2a/(a+G)^3$).
+#
+# ```{prf:definition} Concave and socially concave games
+# :label: prg-def-concave
+#
+# A game with compact convex strategy sets is **concave** {cite:p}`rosen1965existence` if each
+# $U_i$ is concave in the player's own strategy $x_i$. It is **socially concave**
+# {cite:p}`evendar2009convergence` if (i) some positive combination $\sum_i \lambda_i U_i$ is
+# concave in the whole profile $x$, and (ii) each $U_i$ is convex in the other players' strategies
+# $x_{-i}$.
+# ```
+#
+# ```{prf:theorem} Three equivalent properties (the paper's equivalence)
+# :label: prg-thm-equivalence
+#
+# Let $g$ be positive, non-decreasing and twice differentiable. Consider all games induced by the
+# PRF with activation $g$: any $n, s, k$, users, initial documents, $\lambda \ge 0$ and any
+# relevance $r(\cdot, u)$ concave in the document (this class contains {eq}`eq-prg-relevance` and
+# relevance functions that are affine along a segment, such as $1 - \|x-u\|_1/k$). The
+# following are equivalent:
+#
+# (a) $g$ is concave; (b) every induced game is socially concave; (c) every induced game is
+# concave.
+# ```
+#
+# ```{prf:proof}
+# (a ⇒ b) With $g$ concave and non-decreasing and $r$ concave, $a = g(r(x_i, u_j))$ is concave in
+# $x_i$, so $\varphi(a, G)$, concave and increasing in $a$, is concave in $x_i$. The rivals' weight
+# $G$ is a sum of concave functions of $x_{-i}$, and $\varphi$ is convex and decreasing in $G$, so
+# $p_{ij}$ is convex in $x_{-i}$. The integrity cost does not depend on $x_{-i}$; this gives
+# condition (ii). For (i) take all weights equal to one: $\sum_i U_i = 1 - \lambda \sum_i
+# \|x_i - x_i^0\|^2/k$ is concave.
+#
+# (b ⇒ c) Fix $i$. As a function of $x_i$, $\lambda_i U_i = \sum_j \lambda_j U_j -
+# \sum_{j \ne i} \lambda_j U_j$ is a concave function minus functions that are convex in $x_i$
+# (because $x_i$ is part of $x_{-j}$), hence concave.
+#
+# (c ⇒ a) Suppose $g''(t_0) > 0$ at some $t_0 \in (0,1)$. Take one user, a relevance that is
+# affine along a segment through a document of relevance $t_0$, and rivals whose total weight $G$
+# is large (many of them). Along the segment $r'' = 0$, so the second derivative of publisher $i$'s
+# exposure is
+#
+# $$
+# \varphi_a\, g''(t_0)\, r'^2 + \varphi_{aa}\, g'(t_0)^2 r'^2
+# = \frac{G\, r'^2}{(a+G)^2}\Big(g''(t_0) - \frac{2 g'(t_0)^2}{a + G}\Big),
+# $$
+#
+# positive once $G > 2g'(t_0)^2/g''(t_0)$. With $\lambda$ small enough the utility is not concave
+# in $x_i$, so that game is not concave.
+# ```
+#
+# Concavity of the game is what makes equilibria exist and gradient learners no-regret; social
+# concavity is what turns no-regret into convergence. The argument is short enough to give in
+# full, and it shows why the *time-averaged* profile is the right object.
+#
+# ```{prf:theorem} No-regret play converges in socially concave games
+# :label: prg-thm-convergence
+#
+# After {cite:t}`evendar2009convergence`. Let the game be socially concave with weights $\lambda_i$, and let the players produce
+# $x^1, \dots, x^T$ with external regrets $R_i = \max_y \sum_t U_i(y, x^t_{-i}) - \sum_t U_i(x^t)$.
+# Then the average profile $\bar x = \frac1T \sum_t x^t$ is an $\epsilon$-Nash equilibrium with
+#
+# $$
+# \max_{y} U_i(y, \bar x_{-i}) - U_i(\bar x)
+# \;\le\; \frac{1}{\lambda_i T} \sum_j \lambda_j R_j^{+} \quad \text{for every } i.
+# $$ (eq-prg-gap)
+# ```
+#
+# ```{prf:proof}
+# For any $j$ and any fixed $y$, convexity in $x_{-j}$ and the definition of regret give
+# $U_j(y, \bar x_{-j}) \le \frac1T\sum_t U_j(y, x^t_{-j}) \le \frac1T\sum_t U_j(x^t) + R_j/T$.
+# With $y = \bar x_j$: $U_j(\bar x) - \frac1T\sum_t U_j(x^t) \le R_j/T$. Concavity of
+# $\sum_j \lambda_j U_j$ gives $\sum_j \lambda_j \big(U_j(\bar x) - \frac1T\sum_t U_j(x^t)\big) \ge 0$,
+# so $\lambda_i\big(U_i(\bar x) - \frac1T\sum_t U_i(x^t)\big) \ge -\sum_{j\ne i}\lambda_j R_j/T$.
+# Subtracting this from the first inequality for $j = i$ gives {eq}`eq-prg-gap`.
+# ```
+#
+# For PRF games all $\lambda_i = 1$, so the gap is at most the players' *total* average regret.
+# In a concave game, projected online gradient ascent with step $\eta_t = \eta_0/\sqrt t$ has
+# regret $O(\sqrt T)$ {cite:p}`zinkevich2003online`, so with concave $g$ the averaged profile of
+# that learner is an $O(n/\sqrt T)$-equilibrium. Nothing is promised about the last iterate, and
+# nothing at all when $g$ is convex: the learner is then no longer guaranteed to be no-regret, and
+# no-regret would no longer imply equilibrium.
+#
+# ```{note} Where this chapter departs from the paper
+# The paper's code and some modelling details were not available to us. We chose the relevance
+# {eq}`eq-prg-relevance`, the activations $g(t) = t$, $g(t) = \sqrt t$, $g(t) = \ln(1 + c + t)$
+# (the "shift" $c$) and the convex control $g(t) = e^{t/\tau}$ (softmax), and the users' welfare
+# above; the paper's exact forms may differ. The paper runs "a state-of-the-art no-regret dynamics
+# algorithm" that our notes do not name; we run projected online gradient ascent with
+# $\eta_t = \eta_0/\sqrt t$, and its optimistic variant {cite:p}`rakhlin2013optimization` as a
+# check. {prf:ref}`prg-thm-equivalence` quantifies over all concave relevance functions; our
+# numerical tests use only {eq}`eq-prg-relevance`, whose own curvature
+# ($r'' = -2/k$) can hide a mildly convex $g$. We derive and test exactly where: with
+# {eq}`eq-prg-relevance`, $\frac{d^2}{d\epsilon^2} e^{r/\tau} = \frac{e^{r/\tau}}{\tau}
+# \big(\frac{r'^2}{\tau} - \frac2k\big) \le 0$ whenever $\tau \ge 2$ (because $r'^2 \le 4/k$ along a
+# unit direction), so $g(t) = e^{t/2}$ is convex yet induces games that are concave and socially
+# concave. The converse (c ⇒ a) needs the affine relevance of the proof.
+# ```
+#
+# ## The algorithm
+
+# %% tags=["parameters"]
+seed = 0
+device = "cpu"
+progress = False
+n_publishers = 3  # n
+n_users = 3  # s
+dim = 3  # k, the embedding dimension
+n_instances = 40  # random instances (users, initial documents) per penalty value
+penalties = [0.1, 0.25, 0.5, 1.0, 2.0]  # lambda grid
+rounds = 2000  # rounds of play
+step0 = 0.5  # eta_t = step0 / sqrt(t)
+root_power = 0.5  # g(t) = t ** root_power
+log_shift = 1.0  # c in g(t) = log(1 + c + t) for the main comparison
+log_shifts = [0.1, 1.0, 10.0]  # c values for the welfare study
+softmax_temperature = 0.05  # tau of the convex control g(t) = exp(t / tau)
+gap_eps = 1e-3  # target equilibrium gap (utility units)
+br_steps = 60  # ascent steps of the best-response oracle
+n_checkpoints = 8  # rounds (log-spaced) at which the gap is measured
+concavity_samples = 25  # random (profile, direction) pairs per game
+rate_activation = "root"  # activation of the convergence-rate sweep
+rate_penalty = 0.5
+rate_eps = 1e-4  # target gap of the rate sweep (stricter than gap_eps)
+rate_publishers = [2, 3, 5, 8]
+rate_users = [1, 3, 5, 10]
+rate_dims = [1, 3, 5, 10]
+rate_instances = 20
+rate_rounds = 2000
+
+# %% tags=["hide-input"]
+import time
+
+import numpy as np
+
+import lib
+
+lib.check_bool("progress", progress)
+lib.check_int("n_publishers", n_publishers, low=2, high=50)
+lib.check_int("n_users", n_users, low=1, high=200)
+lib.check_int("dim", dim, low=1, high=200)
+lib.check_int("n_instances", n_instances, low=2)
+if not (isinstance(penalties, list) and len(penalties) >= 2):
+    raise ValueError(
+        f"parameter `penalties` = {penalties!r} is invalid: "
+        "must be a list of >= 2 numbers"
+    )
+for i, value in enumerate(penalties):
+    lib.check_float(f"penalties[{i}]", value, low=0.0, high=100.0, low_open=True)
+if any(b <= a for a, b in zip(penalties, penalties[1:])):
+    raise ValueError(
+        f"parameter `penalties` = {penalties!r} is invalid: must increase strictly"
+    )
+lib.check_int("rounds", rounds, low=100, high=10**6)
+lib.check_float("step0", step0, low=0.0, high=10.0, low_open=True)
+lib.check_float("root_power", root_power, low=0.0, high=1.0, low_open=True)
+lib.check_float("log_shift", log_shift, low=0.0)
+if not (isinstance(log_shifts, list) and len(log_shifts) >= 2):
+    raise ValueError(
+        f"parameter `log_shifts` = {log_shifts!r} is invalid: "
+        "must be a list of >= 2 numbers"
+    )
+for i, value in enumerate(log_shifts):
+    lib.check_float(f"log_shifts[{i}]", value, low=0.0, high=1e3)
+if any(b <= a for a, b in zip(log_shifts, log_shifts[1:])):
+    raise ValueError(
+        f"parameter `log_shifts` = {log_shifts!r} is invalid: must increase strictly"
+    )
+lib.check_float("softmax_temperature", softmax_temperature, low=0.005, high=1.0)
+lib.check_float("gap_eps", gap_eps, low=0.0, high=0.5, low_open=True)
+lib.check_int("br_steps", br_steps, low=10)
+lib.check_int("n_checkpoints", n_checkpoints, low=2, high=50)
+lib.check_int("concavity_samples", concavity_samples, low=1)
+lib.check_choice("rate_activation", rate_activation, ("linear", "root", "log"))
+lib.check_float("rate_penalty", rate_penalty, low=0.0, high=100.0, low_open=True)
+lib.check_float("rate_eps", rate_eps, low=0.0, high=0.5, low_open=True)
+lib.check_int_list("rate_publishers", rate_publishers, low=2, high=50, min_len=2)
+lib.check_int_list("rate_users", rate_users, low=1, high=200, min_len=2)
+lib.check_int_list("rate_dims", rate_dims, low=1, high=200, min_len=2)
+lib.check_int("rate_instances", rate_instances, low=2)
+lib.check_int("rate_rounds", rate_rounds, low=100, high=10**6)
+n_games = n_instances * len(penalties)
+# largest array: best responses at every checkpoint, both iterates, 2 + s starts
+cells = 2 * n_checkpoints * n_games * (2 + n_users) * n_publishers * n_users * dim
+cells_rate = (
+    2
+    * n_checkpoints
+    * rate_instances
+    * (2 + max(rate_users))
+    * max(rate_publishers)
+    * max(rate_users)
+    * max(rate_dims)
+)
+if max(cells, cells_rate) > 5e7:
+    raise ValueError(
+        f"the best-response oracle would hold {max(cells, cells_rate):.2g} numbers per "
+        "array (limit 5e7): lower n_instances, n_checkpoints or the game sizes"
+    )
+rng, device = lib.setup(seed, device)
+t_start = time.perf_counter()
+
+
+# %% [markdown]
+# ### Activations, exposure and the gradient
+#
+# Each activation is represented by $g$ and its *elasticity* $g'/g$, because that is all the
+# gradient needs. Differentiating {eq}`eq-prg-prf`, $\partial p_{ij}/\partial r_{ij} =
+# p_{ij}(1 - p_{ij})\, g'(r_{ij})/g(r_{ij})$, and $\nabla_{x} r(x, u) = -2(x - u)/k$, so
+#
+# $$
+# \nabla_{x_i} U_i = -\frac{2}{sk} \sum_{j=1}^s p_{ij}(1 - p_{ij})
+# \frac{g'(r_{ij})}{g(r_{ij})}\,(x_i - u_j) \;-\; \frac{2\lambda}{k}(x_i - x_i^0).
+# $$ (eq-prg-grad)
+#
+# The elasticity is the publisher's incentive to move: a one-unit gain in relevance raises the
+# log-weight by $g'/g$. It is $1/t$ for the linear activation, $a/t$ for $t^a$,
+# $1/((1+c+t)\ln(1+c+t))$ for the logarithm (smaller for larger $c$) and the constant $1/\tau$ for
+# softmax. We will see it order the welfare outcomes.
+
+# %%
+def make_activation(name, c=1.0, power=0.5, tau=0.1):
+    """(g, g'/g) of one activation, for relevance t in (0, 1]."""
+    if name == "linear":
+        return (lambda t: t), (lambda t: 1.0 / t)
+    if name == "root":
+        return (lambda t: t**power), (lambda t: power / t)
+    if name == "log":
+        return (
+            lambda t: np.log1p(c + t),
+            lambda t: 1.0 / ((1.0 + c + t) * np.log1p(c + t)),
+        )
+    if name == "softmax":
+        return (lambda t: np.exp(t / tau)), (lambda t: np.full_like(t, 1.0 / tau))
+    raise ValueError(f"unknown activation {name!r}")
+
+
+def relevance(docs, users):
+    """r(x_i, u_j) of eq-prg-relevance, shape (..., n, s), floored above 0."""
+    k = docs.shape[-1]
+    sq = ((docs[..., :, None, :] - users[..., None, :, :]) ** 2).sum(-1)
+    return np.maximum(1.0 - sq / k, 1e-12)
+
+
+def rival_weight(x, users, g):
+    """G_ij = sum over l != i of g(r_lj): what publisher i competes against."""
+    weight = g(relevance(x, users))
+    return weight.sum(-2, keepdims=True) - weight
+
+
+def utility_and_gradient(y, rivals, users, x0, lam, act):
+    """U_i(y_i, x_-i) and eq-prg-grad for every publisher i at once.
+
+    y: own documents (..., n, k); rivals: G from rival_weight (..., n, s)."""
+    g, elasticity = act
+    k = y.shape[-1]
+    r = relevance(y, users)
+    p = g(r) / (g(r) + rivals)
+    pull = p * (1.0 - p) * elasticity(r)
+    diff = y[..., :, None, :] - users[..., None, :, :]
+    cost_grad = 2.0 * lam[..., None, None] / k * (y - x0)
+    grad = -2.0 / k * (pull[..., None] * diff).mean(-2) - cost_grad
+    util = p.mean(-1) - lam[..., None] / k * ((y - x0) ** 2).sum(-1)
+    return util, grad
+
+
+# %% [markdown]
+# The random games: users and initial documents uniform in $[0,1]^k$. The same instances are
+# used at every penalty, so comparisons across $\lambda$ and across activations are paired.
+
+# %%
+def draw_games(n, s, k, n_inst, lams, rng):
+    users = rng.random((n_inst, s, k))
+    x0 = rng.random((n_inst, n, k))
+    reps = len(lams)
+    lam = np.repeat(np.asarray(lams, dtype=float), n_inst)
+    return np.tile(users, (reps, 1, 1)), np.tile(x0, (reps, 1, 1)), lam
+
+
+users, x0, lam = draw_games(n_publishers, n_users, dim, n_instances, penalties, rng)
+activations = {
+    "linear": make_activation("linear"),
+    "root": make_activation("root", power=root_power),
+    f"log c={log_shift:g}": make_activation("log", c=log_shift),
+    "softmax": make_activation("softmax", tau=softmax_temperature),
+}
+
+
+# %% [markdown]
+# Before trusting {eq}`eq-prg-grad` we compare it with central finite differences of
+# {eq}`eq-prg-utility` at random profiles, for every activation (relative error in the sup norm).
+
+# %%
+def finite_difference_gradient(y, rivals, users, x0, lam, act, h=1e-6):
+    grad = np.zeros_like(y)
+    for d in range(y.shape[-1]):
+        step = np.zeros_like(y)
+        step[..., d] = h
+        up, _ = utility_and_gradient(y + step, rivals, users, x0, lam, act)
+        down, _ = utility_and_gradient(y - step, rivals, users, x0, lam, act)
+        grad[..., d] = (up - down) / (2 * h)
+    return grad
+
+
+x_test = rng.uniform(0.05, 0.95, x0.shape)
+grad_errors = {}
+for name, act in activations.items():
+    rivals = rival_weight(x_test, users, act[0])
+    _, analytic = utility_and_gradient(x_test, rivals, users, x0, lam, act)
+    numeric = finite_difference_gradient(x_test, rivals, users, x0, lam, act)
+    grad_errors[name] = np.abs(analytic - numeric).max() / np.abs(numeric).max()
+    print(
+        f"{name:9s} gradient vs finite differences: relative error < 1e-8: "
+        f"{grad_errors[name] < 1e-8}"
+    )
+
+
+# %% [markdown]
+# ### The learners
+#
+# Every publisher runs projected online gradient ascent on its own utility, seeing only its own
+# gradient: $x_i^{t+1} = \Pi_{[0,1]^k}\big(x_i^t + \eta_t \nabla_{x_i} U_i(x^t)\big)$ with
+# $\eta_t = \eta_0/\sqrt t$. The optimistic variant steps along $2\nabla^t - \nabla^{t-1}$,
+# a prediction of the next gradient. All games of a batch move together, as arrays. We record the
+# time-averaged profile $\bar x^T$ (the object of {prf:ref}`prg-thm-convergence`) and the last
+# iterate $x^T$ at log-spaced checkpoints.
+
+# %%
+def play(x0, users, lam, act, rounds, step0, checkpoints, optimistic=False):
+    """Returns (averaged, last) profiles at each checkpoint, shape (C, ..., n, k)."""
+    x, running, previous = x0.copy(), np.zeros_like(x0), None
+    averaged, last = [], []
+    for t in range(1, rounds + 1):
+        rivals = rival_weight(x, users, act[0])
+        _, grad = utility_and_gradient(x, rivals, users, x0, lam, act)
+        direction = grad if previous is None or not optimistic else 2 * grad - previous
+        previous = grad
+        running += x
+        if t in checkpoints:
+            averaged.append(running / t)
+            last.append(x.copy())
+        x = np.clip(x + step0 / np.sqrt(t) * direction, 0.0, 1.0)
+    return np.array(averaged), np.array(last)
+
+
+# %% [markdown]
+# ### The equilibrium gap
+#
+# The distance to equilibrium is measured by the **best-response gain**
+# $\max_i \big(\max_y U_i(y, x_{-i}) - U_i(x)\big)$, which is zero exactly at a Nash
+# equilibrium. The inner maximum is computed by projected ascent with a step that grows after an
+# improvement and shrinks after a failure, so each run increases $U_i$ monotonically. For a concave
+# $g$ the inner problem is concave and one start suffices; for the convex control it is not, so we
+# start from the current document, the initial document and every user's location and keep the
+# best. The same oracle is used for every activation.
+
+# %%
+def equilibrium_gap(x, users, x0, lam, act, steps):
+    """max_i [max_y U_i(y, x_-i) - U_i(x)] for a batch of profiles x (..., n, k)."""
+    rivals = rival_weight(x, users, act[0])
+    base, _ = utility_and_gradient(x, rivals, users, x0, lam, act)
+    starts = [x, np.broadcast_to(x0, x.shape)]
+    starts += [
+        np.broadcast_to(users[..., j : j + 1, :], x.shape)
+        for j in range(users.shape[-2])
+    ]
+    y = np.stack(starts, axis=-3)  # (..., starts, n, k)
+    R, U, X0 = rivals[..., None, :, :], users[..., None, :, :], x0[..., None, :, :]
+    L = lam[..., None]
+    util, grad = utility_and_gradient(y, R, U, X0, L, act)
+    step = np.full(util.shape, 0.3)
+    for _ in range(steps):
+        cand = np.clip(y + step[..., None] * grad, 0.0, 1.0)
+        cand_util, cand_grad = utility_and_gradient(cand, R, U, X0, L, act)
+        better = cand_util >= util
+        y = np.where(better[..., None], cand, y)
+        grad = np.where(better[..., None], cand_grad, grad)
+        util = np.where(better, cand_util, util)
+        step = np.where(better, 1.5 * step, 0.3 * step)
+    return np.maximum(util.max(-2) - base, 0.0).max(-1)
+
+
+# %% [markdown]
+# ### The concavity tests
+#
+# The three properties of {prf:ref}`prg-thm-equivalence` are tested directly, by central second
+# differences ($h = 10^{-3}$) at random profiles $x$ in $[0,1]^{nk}$ along random unit
+# directions: $\partial^2_\epsilon U_i(x_i + \epsilon d_i, x_{-i}) \le 0$ (concave in own
+# strategy), $\partial^2_\epsilon U_i(x_i, x_{-i} + \epsilon e_{-i}) \ge 0$ (convex in the others'),
+# and $\partial^2_\epsilon \sum_i U_i(x + \epsilon e) \le 0$ (concave sum). A game *passes* a test
+# if no sample violates it by more than $10^{-6}$; finite-difference noise is about $10^{-10}$. The
+# activation itself is tested the same way, $g'' \le 10^{-6}$ on a grid of $[0.02, 1]$.
+
+# %%
+def second_differences(x, users, x0, lam, act, d_own, e_all, h=1e-3):
+    """Second directional derivatives: own (..., n), others (..., n), sum (...)."""
+    g = act[0]
+    rivals = rival_weight(x, users, g)
+
+    def own(z):
+        return utility_and_gradient(z, rivals, users, x0, lam, act)[0]
+
+    def others(z):
+        return utility_and_gradient(x, rival_weight(z, users, g), users, x0, lam, act)[
+            0
+        ]
+
+    def total(z):
+        return own_profile_utility(z, users, x0, lam, act).sum(-1)
+
+    out = []
+    for f, d in ((own, d_own), (others, e_all), (total, e_all)):
+        out.append((f(x + h * d) - 2 * f(x) + f(x - h * d)) / h**2)
+    return out
+
+
+def own_profile_utility(x, users, x0, lam, act):
+    return utility_and_gradient(x, rival_weight(x, users, act[0]), users, x0, lam, act)[
+        0
+    ]
+
+
+def concavity_verdicts(act, samples, rng, tol=1e-6):
+    """Per game: (concave game, socially concave game) and the worst violations."""
+    shape = (samples,) + x0.shape
+    x = rng.random(shape)
+    d_own = rng.standard_normal(shape)
+    d_own /= np.linalg.norm(d_own, axis=-1, keepdims=True)
+    e_all = rng.standard_normal(shape)
+    e_all /= np.linalg.norm(e_all, axis=(-2, -1), keepdims=True)
+    own, others, total = second_differences(x, users, x0, lam, act, d_own, e_all)
+    worst_own = own.max(axis=(0, 2))
+    worst_others = others.min(axis=(0, 2))
+    worst_total = total.max(axis=0)
+    concave = worst_own <= tol
+    social = (worst_others >= -tol) & (worst_total <= tol)
+    return concave, social, worst_own, worst_others
+
+
+def activation_is_concave(g, tol=1e-6, h=1e-3):
+    t = np.linspace(0.02, 1.0, 200)
+    return bool(np.all((g(t + h) - 2 * g(t) + g(t - h)) / h**2 <= tol))
+
+
+# %% [markdown]
+# ## The experiment
+#
+# ### Convergence on the base instance
+#
+# By default $n = s = k = 3$, 5 penalties times 40 random instances, i.e. 200 games per
+# activation, every publisher running projected gradient ascent for 2000 rounds. We measure the equilibrium gap of the averaged and of the last profile.
+
+# %%
+def show_gap(value):
+    """Gaps below 1e-6 are printed as such: their digits depend on rounding."""
+    return "< 1e-6" if value < 1e-6 else f"{value:.1e}"
+
+
+checkpoints = np.unique(np.geomspace(10, rounds, n_checkpoints).astype(int))
+gaps, finals = {}, {}
+for name in lib.progress(list(activations), enabled=progress, desc="activations"):
+    act = activations[name]
+    averaged, last = play(x0, users, lam, act, rounds, step0, set(checkpoints))
+    both = np.stack([averaged, last])  # (2, C, games, n, k)
+    gaps[name] = equilibrium_gap(both, users, x0, lam, act, br_steps)
+    finals[name] = last[-1]
+for name, gap in gaps.items():
+    stuck = int(np.sum(gap[0, -1] > gap_eps))
+    print(
+        f"{name:9s} T={rounds}: worst gap averaged {gap[0, -1].max():.1e}, "
+        f"last {show_gap(gap[1, -1].max())}; games with averaged gap > {gap_eps:g}: "
+        f"{stuck}/{n_games}"
+    )
+
+# %% mystnb={"figure": {"caption": "Equilibrium gap (best-response gain) against rounds of projected gradient ascent, worst game (solid) and median game (dashed) over all penalties and instances. With the three concave activations the averaged profile (left) approaches equilibrium faster than the O(1/sqrt(T)) guarantee (dotted) and the last iterate (right) faster still; with the convex softmax control the worst game stays far from equilibrium.", "name": "fig-prg-gap"}} tags=["hide-input"]
+fig, axes = lib.subplots(1, 2, width=10.0, height=4.0, sharey=True)
+floor = 1e-12
+for ax, which, title in zip(axes, (0, 1), ("averaged profile", "last iterate")):
+    for (name, gap), color in zip(gaps.items(), lib.PALETTE):
+        ax.plot(
+            checkpoints, np.maximum(gap[which].max(-1), floor), color=color, label=name
+        )
+        ax.plot(
+            checkpoints,
+            np.maximum(np.median(gap[which], -1), floor),
+            "--",
+            color=color,
+            lw=1,
+        )
+    ref = gaps["linear"][0, 0].max() * np.sqrt(checkpoints[0] / checkpoints)
+    if which == 0:
+        ax.plot(checkpoints, ref, ":", color="gray", label=r"$\propto 1/\sqrt{T}$")
+    ax.axhline(gap_eps, color="k", lw=0.8, label=rf"$\varepsilon = {gap_eps:g}$")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("round $T$")
+    ax.set_title(title)
+axes[0].set_ylabel("best-response gain (utility)")
+axes[1].legend(fontsize=9, loc="lower left")
+lib.show(fig)
+
+# %% [markdown]
+# {numref}`fig-prg-gap` is {prf:ref}`prg-thm-convergence` at work. For the concave activations
+# every one of the games ends within the target gap. The averaged profile beats the
+# $O(1/\sqrt T)$ guarantee of Zinkevich's regret bound (dotted line), because the regrets of
+# gradient ascent in these games grow more slowly than the worst case. The last iterate converges
+# faster still, which the theorem does not promise. The optimistic learner behaves the same way:
+
+# %%
+optimistic_gaps = {}
+for name, act in activations.items():
+    averaged, last = play(x0, users, lam, act, rounds, step0, {rounds}, optimistic=True)
+    optimistic_gaps[name] = equilibrium_gap(
+        np.stack([averaged[-1], last[-1]]), users, x0, lam, act, br_steps
+    )
+    og = optimistic_gaps[name]
+    print(
+        f"optimistic {name:9s} T={rounds}: worst gap averaged {og[0].max():.1e}, "
+        f"last {show_gap(og[1].max())}; games with averaged gap > {gap_eps:g}: "
+        f"{int(np.sum(og[0] > gap_eps))}/{n_games}"
+    )
+
+# %% [markdown]
+# ### What the convex control does
+#
+# With softmax at $\tau = 0.05$ (the default), gradient play settles on some games at
+# profiles where each publisher's gradient vanishes but a *jump* to another user's neighbourhood
+# would pay: a local, not a Nash, equilibrium. The exposure $p(1-p)/\tau$ is flat when a
+# publisher wins or loses a user almost surely, so no small move helps.
+
+# %%
+soft_gap = gaps["softmax"][0, -1]
+stuck = soft_gap > gap_eps
+print(f"softmax: {int(stuck.sum())}/{n_games} games stuck away from equilibrium")
+for value in penalties:
+    at = lam == value
+    print(
+        f"  lambda = {value:<5g}: {int(stuck[at].sum()):2d}/{int(at.sum())} stuck, "
+        f"median gap of the stuck ones "
+        f"{np.median(soft_gap[at & stuck]) if np.any(at & stuck) else 0:.2f}"
+    )
+
+# %% [markdown]
+# ### The equivalence, tested on every game
+#
+# For each activation we compute the three verdicts of {prf:ref}`prg-thm-equivalence` on every
+# game, 25 random profiles and directions per game by default. Besides the activations
+# above we test the logarithm at every shift of the welfare study and the mildly convex
+# $g(t) = e^{t/2}$ of the note, for which our derivation predicts that every game passes.
+
+# %%
+tested = dict(activations)
+for c in log_shifts:
+    tested.setdefault(f"log c={c:g}", make_activation("log", c=c))
+tested["exp(t/2)"] = make_activation("softmax", tau=2.0)
+verdicts = {}
+print(
+    f"{'activation':12s} {'g concave':>9s} {'concave games':>14s} "
+    f"{'socially concave':>17s}"
+)
+for name, act in tested.items():
+    concave, social, worst_own, worst_others = concavity_verdicts(
+        act, concavity_samples, rng
+    )
+    verdicts[name] = (activation_is_concave(act[0]), concave, social)
+    print(
+        f"{name:12s} {str(verdicts[name][0]):>9s} {int(concave.sum()):>8d}/{n_games}"
+        f" {int(social.sum()):>11d}/{n_games}"
+    )
+
+
+# %% [markdown]
+# The softmax control fails both tests, and on many games, while every concave activation passes
+# both on every game; the verdicts of the three columns agree for all of them. The one row where
+# they part is $e^{t/2}$: convex, yet every game it induces here is concave and socially concave,
+# as derived in the note. With the quadratic relevance only activations convex enough to beat the
+# curvature of $r$ break concavity; the converse of {prf:ref}`prg-thm-equivalence` needs the
+# wider class of relevance functions.
+#
+# ### Welfare trade-offs
+#
+# At the end of play (the last iterate, whose gap is below $10^{-6}$ for every concave activation)
+# we compute both welfare measures for every game and average them over instances, per penalty.
+# We compare five concave PRFs: linear, root and the logarithm at the shifts $c \in \{0.1, 1, 10\}$.
+
+# %%
+def welfare(x, users, x0, lam, g):
+    r = relevance(x, users)
+    weight = g(r)
+    p = weight / weight.sum(-2, keepdims=True)
+    users_welfare = (p * r).sum(-2).mean(-1)
+    publishers_welfare = 1.0 - lam / x.shape[-1] * ((x - x0) ** 2).sum((-2, -1))
+    return users_welfare, publishers_welfare
+
+
+welfare_names = ["linear", "root"] + [f"log c={c:g}" for c in log_shifts]
+welfare_gap = {}
+for name in lib.progress(welfare_names, enabled=progress, desc="welfare"):
+    if name in gaps:
+        welfare_gap[name] = gaps[name][1, -1].max()
+        continue
+    act = tested[name]
+    _, last = play(x0, users, lam, act, rounds, step0, {rounds})
+    finals[name] = last[-1]
+    welfare_gap[name] = equilibrium_gap(last[-1], users, x0, lam, act, br_steps).max()
+print(
+    "worst last-iterate gap behind the welfare numbers: "
+    f"{show_gap(max(welfare_gap.values()))}"
+)
+W = {
+    name: welfare(finals[name], users, x0, lam, tested[name][0])
+    for name in welfare_names + ["softmax"]
+}
+mean_by_penalty = {
+    name: (
+        w[0].reshape(len(penalties), -1).mean(1),
+        w[1].reshape(len(penalties), -1).mean(1),
+    )
+    for name, w in W.items()
+}
+for name in welfare_names + ["softmax"]:
+    wu, wp = mean_by_penalty[name]
+    print(
+        f"{name:10s} users' welfare "
+        + " ".join(f"{v:.3f}" for v in wu)
+        + " | publishers' "
+        + " ".join(f"{v:.3f}" for v in wp)
+    )
+
+# %% mystnb={"figure": {"caption": "Mean users' welfare (left) and publishers' welfare (right) at the end of play against the penalty lambda, one curve per activation (40 instances per point). A more elastic activation (linear, small shift c, softmax) makes publishers move towards the users, which raises users' welfare and costs publishers; a larger penalty does the opposite for users.", "name": "fig-prg-welfare"}} tags=["hide-input"]
+fig, axes = lib.subplots(1, 2, width=10.0, height=4.0)
+for name, color in zip(welfare_names + ["softmax"], lib.PALETTE):
+    wu, wp = mean_by_penalty[name]
+    style = ":" if name == "softmax" else "-"
+    axes[0].plot(penalties, wu, style, marker="o", color=color, label=name)
+    axes[1].plot(penalties, wp, style, marker="o", color=color, label=name)
+for ax in axes:
+    ax.set_xscale("log")
+    ax.set_xlabel(r"penalty $\lambda$")
+axes[0].set_ylabel("users' welfare (expected relevance)")
+axes[1].set_ylabel("publishers' welfare (total utility)")
+axes[1].legend(fontsize=8, loc="lower left")
+lib.show(fig)
+
+
+# %% [markdown]
+# {numref}`fig-prg-welfare` shows the trade-off. At every penalty the order of the activations by
+# users' welfare is the reverse of their order by publishers' welfare, and it is the order of
+# their elasticity $g'/g$ at the relevances that occur: linear first, then the logarithm with a
+# small shift, the square root, and the flatter logarithms. Exposure is a constant-sum resource,
+# so the publishers' competition for it only transfers value to users, paid for by the integrity
+# cost. The shift $c$ is a dial for the designer: a large $c$ makes $\ln(1+c+t)$ nearly constant,
+# publishers barely move and users see documents almost as relevant as the initial ones. Users'
+# welfare falls as $\lambda$ grows for every activation; publishers' welfare is not monotone in
+# $\lambda$ (a small $\lambda$ makes moving cheap, a large one makes moving rare).
+#
+# ### Convergence rate and the ecosystem's structure
+#
+# We vary one of $n$, $s$, $k$ at a time around the base $(3, 3, 3)$ with the
+# root activation and $\lambda = 0.5$ (defaults), and record for each game
+# the first of 16 log-spaced checkpoints at which the gap of the averaged (and of the last)
+# profile is at most $10^{-4}$ (a stricter target than above, so that the rate is resolved).
+
+# %%
+def rounds_to_eps(n, s, k, rng):
+    us, x0s, lams = draw_games(n, s, k, rate_instances, [rate_penalty], rng)
+    act = make_activation(rate_activation, c=log_shift, power=root_power)
+    cps = np.unique(np.geomspace(2, rate_rounds, 2 * n_checkpoints).astype(int))
+    averaged, last = play(x0s, us, lams, act, rate_rounds, step0, set(cps))
+    gap = equilibrium_gap(np.stack([averaged, last]), us, x0s, lams, act, br_steps)
+    reached = gap <= rate_eps
+    first = np.where(reached.any(1), cps[reached.argmax(1)], np.inf)  # (2, games)
+    return np.median(first, axis=-1)
+
+
+sweeps = {"n": rate_publishers, "s": rate_users, "k": rate_dims}
+rate = {}
+for axis, values in sweeps.items():
+    rate[axis] = []
+    for v in lib.progress(values, enabled=progress, desc=f"sweep {axis}"):
+        size = {"n": n_publishers, "s": n_users, "k": dim, axis: v}
+        rate[axis].append(rounds_to_eps(size["n"], size["s"], size["k"], rng))
+    rate[axis] = np.array(rate[axis])
+    print(
+        f"{axis} = {values}: median rounds to gap <= {rate_eps:g}, averaged "
+        f"{rate[axis][:, 0].tolist()}, last {rate[axis][:, 1].tolist()}"
+    )
+
+# %% mystnb={"figure": {"caption": "Median number of rounds until the equilibrium gap falls below epsilon, for the averaged profile (solid) and the last iterate (dashed), as the number of publishers n, users s or dimension k grows (the other two stay at 3).", "name": "fig-prg-rates"}} tags=["hide-input"]
+fig, axes = lib.subplots(1, 3, width=11.0, height=3.6, sharey=True)
+labels = {"n": "publishers $n$", "s": "users $s$", "k": "dimension $k$"}
+for ax, (axis, values) in zip(axes, sweeps.items()):
+    ax.plot(values, rate[axis][:, 0], "o-", color=lib.PALETTE[0], label="averaged")
+    ax.plot(values, rate[axis][:, 1], "s--", color=lib.PALETTE[1], label="last iterate")
+    ax.set_xlabel(labels[axis])
+    ax.set_yscale("log")
+axes[0].set_ylabel(rf"rounds to gap $\leq {rate_eps:g}$")
+axes[0].legend(fontsize=9)
+lib.show(fig)
+
+# %% [markdown]
+# {numref}`fig-prg-rates` shows how the ecosystem's structure changes the speed of convergence in
+# our setting. More publishers or users barely change the number of rounds; a higher dimension
+# slows convergence sharply. Part of that is our scaling: relevance divides squared distances by
+# $k$, so every gradient {eq}`eq-prg-grad` shrinks like $1/k$ while the strategy cube grows, and
+# the fixed step $\eta_0$ covers less of it. These sweeps are descriptive; the paper reports its
+# own trends, which our notes do not give in numbers, so we assert none of them.
+
+# %%
+runtime = time.perf_counter() - t_start
+print(f"experiments: {runtime:.1f} s wall-clock")
+
+# %% [markdown]
+# ## What we reproduced
+#
+# Tolerances: the target gap $\varepsilon = 10^{-3}$ is about seventeen times the worst averaged
+# gap we measured for concave activations at $T = 2000$ over seeds 0–9 (from $4.1\cdot10^{-5}$ to
+# $5.7\cdot10^{-5}$ across seeds), and the concavity tolerance
+# $10^{-6}$ is four orders above finite-difference noise and far below the violations of the
+# control. Each check could fail: the control shows the gap check failing, the concavity test
+# failing, and the equivalence check disagreeing on the mildly convex $e^{t/2}$ (which is why that
+# row is asserted separately). Over seeds 0–9 every claim below holds: the control fails the
+# concavity test on 198 to 200 of the 200 games and gets stuck on 23 to 43 of them, and the
+# smallest relative drop of users' welfare between neighbouring penalties ranges from
+# $8\cdot10^{-4}$ to $1.1\cdot10^{-3}$.
+
+# %%
+concave_names = ["linear", "root", f"log c={log_shift:g}"]
+worst_concave = max(gaps[name][0, -1].max() for name in concave_names)
+worst_concave_last = max(gaps[name][1, -1].max() for name in concave_names)
+worst_optimistic = max(optimistic_gaps[name][0].max() for name in concave_names)
+strict = [n for n in tested if n != "exp(t/2)"]
+agree = all(
+    verdicts[n][0] == bool(verdicts[n][1].all()) == bool(verdicts[n][2].all())
+    for n in strict
+)
+control_fails = [int((~verdicts["softmax"][k]).sum()) for k in (1, 2)]
+wu_table = np.array([mean_by_penalty[n][0] for n in welfare_names])
+wp_table = np.array([mean_by_penalty[n][1] for n in welfare_names])
+reversed_order = all(
+    np.array_equal(np.argsort(wu_table[:, j]), np.argsort(-wp_table[:, j]))
+    for j in range(len(penalties))
+)
+
+claims = lib.Claims("publishers-ranking-games", paper="madmon2025convergence")
+grad_ok = max(grad_errors.values()) < 1e-8
+claims.add(
+    "analytic gradient eq-prg-grad matches finite differences, all activations",
+    "rel. error < 1e-8" if grad_ok else "rel. error >= 1e-8",
+    "(our derivation)",
+    grad_ok,
+)
+claims.add(
+    f"concave g (linear, root, log): averaged-profile gap < {gap_eps:g} on all "
+    f"{n_games} games at T = {rounds} (worst game)",
+    worst_concave,
+    "no-regret dynamics converge for concave g (Thm)",
+    worst_concave < gap_eps,
+    fmt="{:.1e}",
+)
+claims.add(
+    f"concave g: last iterate and optimistic learner also < {gap_eps:g} (worst)",
+    max(worst_concave_last, worst_optimistic),
+    "any no-regret dynamics converge",
+    max(worst_concave_last, worst_optimistic) < gap_eps,
+    fmt="{:.1e}",
+)
+claims.add(
+    "convex softmax control: games failing concavity / social concavity / stuck with "
+    f"gap > {gap_eps:g}",
+    f"{control_fails[0]} / {control_fails[1]} / {int(stuck.sum())} of {n_games}",
+    "concavity of g is necessary; no guarantee otherwise",
+    min(control_fails) > 0 and stuck.sum() > 0,
+)
+claims.add(
+    "g concave <=> all games concave <=> all socially concave, agreeing for "
+    f"{len(strict)} activations",
+    "agree" if agree else "disagree",
+    "three-way equivalence (Thm)",
+    agree,
+)
+drops = -np.diff(wu_table, axis=1) / wu_table[:, :-1]
+claims.add(
+    "mildly convex g = exp(t/2): every game passes both tests (quadratic relevance)",
+    f"{int(verdicts['exp(t/2)'][1].sum())} / {int(verdicts['exp(t/2)'][2].sum())} "
+    f"of {n_games}",
+    "(our derivation: converse needs other relevance)",
+    bool(verdicts["exp(t/2)"][1].all() and verdicts["exp(t/2)"][2].all()),
+)
+claims.add(
+    "at every lambda, ordering the 5 concave PRFs by users' welfare reverses their "
+    "ordering by publishers' welfare",
+    "reversed" if reversed_order else "not reversed",
+    "publishers' vs users' welfare trade-off across activations",
+    reversed_order,
+)
+claims.add(
+    "mean users' welfare falls with every step of lambda, for every concave PRF "
+    "(smallest relative drop)",
+    float(drops.min()),
+    "welfare depends on lambda (Fig. 1)",
+    drops.min() > 0,
+    fmt="{:.1e}",
+)
+claims.report()
+
+# %% [markdown]
+# ## How this compares with the paper
+#
+# | | Paper {cite:p}`madmon2025convergence` | This chapter |
+# |---|---|---|
+# | Convergence | any no-regret dynamics converge when $g$ is concave (theorem) | projected gradient ascent, 200 games per activation: worst averaged gap below $10^{-3}$ after 2000 rounds; last iterate and optimistic variant too |
+# | Equivalence | $g$ concave ⇔ games socially concave ⇔ games concave, over the induced class | proof sketch; numerical verdicts agree on every game for 6 activations; with only the quadratic relevance a mildly convex $e^{t/2}$ still induces concave games |
+# | Non-concave $g$ | outside the theorem | softmax $\tau = 0.05$ fails both tests and gradient play stalls at non-equilibria on some games |
+# | Welfare | trade-off between publishers' and users' welfare depending on $g$ and $\lambda$ (Figs. 1, 7; numbers not in our notes) | users' welfare falls with $\lambda$; ordering of activations by users' welfare is the reverse of publishers', following the elasticity $g'/g$; larger shift $c$ favours publishers |
+# | Convergence rate vs $n, s, k$ | structure changes the rate (trends not in our notes) | measured and plotted, not asserted |
+# | Learner | an unnamed "state-of-the-art" no-regret algorithm | projected OGA $\eta_t = 0.5/\sqrt t$ and optimistic OGA |
+# | Scale | base $n = s = k = 3$, sweeps over $\lambda, n, s, k, c$ | same base; 40 instances per $\lambda$ by default, 200 in the `paper` preset |
+#
+# The differences come from what we could not see: the paper's relevance function, exact
+# activation families, welfare definitions and learner are our own faithful choices (stated in
+# the note above), so our welfare numbers are not comparable to the paper's figures point by
+# point; only directions are.
+#
+# ## Try it
+#
+# - Set `softmax_temperature = 0.5`: the softmax is still convex, but with the quadratic relevance
+#   every game it induces now passes the concavity test (two of 200 fail social concavity) and no
+#   game gets stuck. The control and equivalence claims then fail, as they should: this is the
+#   note's point that, with this relevance, only a sharply convex $g$ breaks concavity.
+# - Set `step0 = 0.05`: the learners are still no-regret, but after 2000 rounds the worst averaged
+#   gap is about $10^{-2}$, above $\varepsilon$, and the convergence claims fail. The theorem is a
+#   statement about $T \to \infty$; raise `rounds` to see the gap come down.
+# - Set `log_shifts = [0.01, 1.0, 100.0]`: at $c = 100$ publishers barely move, publishers'
+#   welfare prints as 1.000 and users' welfare stays near 0.84 at every $\lambda$, while
+#   $c = 0.01$ comes within 0.01 of the linear activation's users' welfare.
