@@ -91,6 +91,13 @@ def test_sweep_on_a_local_cluster_reports_a_failing_job_and_resumes(tmp_path):
     again = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert again.returncode == 1
     assert "1 already done, 1 to run" in again.stdout
+    # a result recorded for other code (or other parameters) is not "done"
+    assert sweep.done(out, FAST, 0, {}) is not None
+    assert sweep.done(out, FAST, 0, {"epochs": 10}) is None
+    stale = json.loads((out / FAST / "seed-0.json").read_text())
+    stale["code_sha1"] = "0" * 12
+    (out / FAST / "seed-0.json").write_text(json.dumps(stale))
+    assert sweep.done(out, FAST, 0, {}) is None
 
 
 def test_record_needs_the_default_preset_over_seeds_0_to_9():

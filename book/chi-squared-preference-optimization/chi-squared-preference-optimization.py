@@ -25,7 +25,9 @@
 # KL-regularised. Does changing one line, the link function that turns a likelihood ratio into a reward,
 # from $\log z$ to $z + \log z$ stop that? We derive both objectives on a finite set of responses,
 # check the two trainers against their closed-form optima, and then train both on the same poorly
-# covered preference data for many epochs across a grid of $\beta$ and many replicates.
+# covered preference data for many epochs across a grid of $\beta$ and many replicates, against DPO with and
+# without χPO's clip, at the same $\beta$ and at matched regularisation. A control projects χPO onto the
+# paper's bounded implied-reward class, which removes a mass leak that a free softmax trained with Adam shows.
 # The defaults run in well under a minute on a CPU; `make run CHAPTER=chi-squared-preference-optimization PRESET=paper`
 # runs a larger preset (twice the responses, four times the pairs, twice the replicates).
 # ```
@@ -183,21 +185,34 @@
 # response, including those the reference almost never produces.
 # ```
 #
+# ```{prf:assumption} Realisability and bounded implied rewards
+# :label: chipo-ass-class
+#
+# The policy class $\Pi$ contains the optimum $\pi_\beta$ of {prf:ref}`chipo-prop-optimum`, and every policy
+# in it has bounded implied rewards on **every** response: $|\beta\,\phi(\pi(y)/\pi_{\mathrm{ref}}(y))| \le V_{\max}$
+# for all $\pi \in \Pi$ and all $y$, for a constant $V_{\max} \ge R_{\max}$.
+# ```
+#
 # ```{prf:theorem} χPO is robust to overoptimization (informal, after Huang et al.)
 # :label: chipo-thm-main
 #
-# Assume the policy class is realisable and its implied rewards are bounded. With $\beta$ chosen as a function
-# of $n$ and of the comparator, χPO returns $\widehat\pi$ such that, with probability at least $1 - \delta$,
-# for a comparator policy $\pi$,
+# Under {prf:ref}`chipo-ass-class`, χPO with the clip returns $\widehat\pi$ such that, with probability at least
+# $1 - \delta$, for every comparator policy $\pi$ at once, the error splits into a term that grows with $\beta$
+# (the **bias** of regularising towards $\pi_{\mathrm{ref}}$, larger for comparators far from it) and a statistical term
+# that shrinks as $\beta$ grows (the room left for **overoptimization**). With $\beta$ tuned to balance the two,
 #
 # $$
-# J(\pi) - J(\widehat\pi) \;\lesssim\; R_{\max}\, e^{2R_{\max}} \sqrt{\frac{C^{\pi}\, \log(|\Pi|/\delta)}{n}},
-# $$
+# J(\pi) - J(\widehat\pi) \;\lesssim\; V_{\max}\, e^{2R_{\max}} \sqrt{\frac{C^{\pi}\, \log(|\Pi|/\delta)}{n}},
+# $$ (eq-chipo-bound)
 #
-# so the error depends on how well the data cover a *good* policy only (single-policy concentrability). For
+# so the error depends on how well the data cover a *good* policy only (single-policy concentrability). The
+# prefactor is the bound $V_{\max}$ on the class's implied rewards, not the reward range $R_{\max}$: the
+# analysis controls the estimation error of implied rewards, which range over $[-V_{\max}, V_{\max}]$. For
 # KL-regularised methods such as DPO, {cite:t}`huang2025correcting` show that guarantees of this form are out of
-# reach: whatever $\beta$, the error can depend on how well the data cover *all* policies. (See the paper for
-# the exact statements, constants and the bias–overoptimization trade-off at fixed $\beta$.)
+# reach: whatever $\beta$, the error can depend on how well the data cover *all* policies. The guarantee is for a
+# *tuned* $\beta$; the paper does not claim that χPO avoids overoptimization at every $\beta$ (at small $\beta$
+# the statistical term is large), and it calls the dependence on $\beta$ the bias–overoptimization trade-off.
+# (See the paper for the exact statements and constants.)
 # ```
 #
 # In words: χ² charges a policy for moving mass onto $y$ in proportion to $\pi(y)/\pi_{\mathrm{ref}}(y)$, which is
@@ -211,8 +226,12 @@
 # * The paper's experiments fine-tune a language model on TL;DR summarization and judge win-rates with an LLM.
 #   We use a one-prompt tabular bandit: $K$ responses, a softmax policy with one logit per response, synthetic
 #   Bradley–Terry labels from known rewards. This lets us compute the true reward, KL and $\chi^2$ exactly.
-# * We give DPO **the same clip** as χPO, so that the two losses differ in the link and nothing else (the paper's
-#   DPO has no clip). This only helps DPO: the clip stops its gradients once a pair is separated by $2R_{\max}$.
+# * We run DPO twice: as usual (no clip), and with **the same clip** as χPO, so that the two losses differ in the
+#   link and nothing else. The clip helps DPO a little at large $\beta$: it stops its gradients once a pair is
+#   separated by $2R_{\max}$. We also compare the methods at *matched regularisation*, not only at the same
+#   $\beta$ (the same $\beta$ means a stronger regulariser for χPO, whose $D_f$ contains the KL term and more).
+# * The main runs use a free softmax, which does not enforce {prf:ref}`chipo-ass-class` on responses that
+#   appear in no pair. A control run projects onto the bounded class after every step (see the caveat below).
 # * Training is full-batch Adam from $\pi_{\mathrm{ref}}$ (one step = one epoch over the $n$ pairs), with
 #   gradients derived by hand and checked by finite differences.
 # * The setting (reward scale, reference shape, $\beta$ grid) is ours; the paper's own experiments are on TL;DR.
@@ -264,6 +283,7 @@ rare_below = 3  # a response is "rarely observed" if it appears in fewer pairs t
 betas = [0.01, 0.03, 0.1, 0.3, 1.0]
 epochs = 1000  # full-batch Adam steps over the n_pairs comparisons
 learning_rate = 0.1
+leak_learning_rate = 0.3  # the larger step of the mass-leak control (see the caveat)
 n_replicates = 64  # independent instances (rewards, reference, data), batched
 n_checkpoints = 50  # log-spaced epochs at which the metrics are recorded
 pop_responses = 10  # response set of the population-optimum check
@@ -284,7 +304,7 @@ import time
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import expit, wrightomega
+from scipy.special import expit, wrightomega, xlogy
 
 lib.check_int("seed", seed, low=0, high=2**32 - 1)
 lib.check_choice("device", device, ["auto", "cpu", "cuda"])
@@ -306,6 +326,7 @@ if any(b2 <= b1 for b1, b2 in zip(betas, betas[1:])):
     )
 lib.check_int("epochs", epochs, low=10)
 lib.check_float("learning_rate", learning_rate, low=0.0, low_open=True)
+lib.check_float("leak_learning_rate", leak_learning_rate, low=0.0, low_open=True)
 lib.check_int("n_replicates", n_replicates, low=4)
 lib.check_int("n_checkpoints", n_checkpoints, low=5)
 lib.check_int("pop_responses", pop_responses, low=2)
@@ -470,25 +491,64 @@ def train(
     reward,
     masks,
     anneal=False,
+    v_max=None,
     desc=None,
 ):
-    """Full-batch Adam from pi_ref. Returns final logits and metrics[name][checkpoint, s, b].
+    """Full-batch Adam from pi_ref. Returns final logits, metrics[name][checkpoint, s, b]
+    and the last Adam step and gradient.
 
-    A progress bar labelled `desc` is shown when the chapter's `progress` is on.
+    `betas` is a list (one beta per column) or an array [s, b] (one per replicate and
+    column). With `v_max`, every step is followed by the projection onto the bounded
+    implied-reward class |beta phi| <= v_max of the chi-PO link. A progress bar
+    labelled `desc` is shown when the chapter's `progress` is on.
     """
-    beta = np.asarray(betas, dtype=np.float64)[None, :, None]
-    theta = np.repeat(log_ref[:, None, :], len(betas), axis=1)
+    beta = np.asarray(betas, dtype=np.float64)
+    beta = beta[None, :, None] if beta.ndim == 1 else beta[:, :, None]
+    theta = np.repeat(log_ref[:, None, :], beta.shape[1], axis=1)
+    if v_max is not None:
+        h_low = np.log(wrightomega(-v_max / beta).real)  # beta * phi(z) >= -v_max
+        h_high = np.log(wrightomega(v_max / beta).real)  # beta * phi(z) <= v_max
     m, v = np.zeros_like(theta), np.zeros_like(theta)
     history = [policy_metrics(theta, log_ref, reward, masks)]
     for t in lib.progress(range(1, epochs + 1), enabled=progress, desc=desc):
         _, grad = loss_fn(theta, log_ref, pairs, beta, r_max, value=False)
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
-        step = lr * (1 - (t - 1) / epochs) if anneal else lr
-        theta = theta - step * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
+        rate = lr * (1 - (t - 1) / epochs) if anneal else lr
+        step = rate * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
+        theta = theta - step
+        if v_max is not None:
+            theta = project_bounded(theta, log_ref, h_low, h_high)
         if t in checkpoints:
             history.append(policy_metrics(theta, log_ref, reward, masks))
-    return theta, {key: np.stack([h[key] for h in history]) for key in history[0]}
+    metrics = {key: np.stack([h[key] for h in history]) for key in history[0]}
+    return theta, metrics, step, grad
+
+
+# %% [markdown]
+# The projection used by the control run enforces {prf:ref}`chipo-ass-class` for the χPO link. The
+# constraint $|\beta(z + \log z)| \le V_{\max}$ is a box on each log-ratio,
+# $h \in [\log\omega(-V_{\max}/\beta),\ \log\omega(V_{\max}/\beta)]$, and together with
+# $\sum_y \pi_{\mathrm{ref}}(y)e^{h(y)} = 1$ the closest policy in KL divergence is
+# $h \mapsto \mathrm{clip}(h + c)$ for the one shift $c$ that normalises it. The normalising sum is increasing in
+# $c$, so bisection finds $c$; rows that already satisfy the bounds are left untouched.
+
+# %%
+def project_bounded(theta, log_ref, h_low, h_high, iterations=50):
+    """KL projection of softmax(theta) onto {h_low <= log(pi / pi_ref) <= h_high}."""
+    h = log_softmax(theta) - log_ref[:, None, :]
+    low, high = np.broadcast_to(h_low, h.shape), np.broadcast_to(h_high, h.shape)
+    s, b = np.nonzero(((h < low) | (h > high)).any(-1))
+    h_sb, low_sb, high_sb, ref_s = h[s, b], low[s, b], high[s, b], np.exp(log_ref[s])
+    c_low, c_high = (low_sb - h_sb).min(-1), (high_sb - h_sb).max(-1)
+    for _ in range(iterations):
+        c = 0.5 * (c_low + c_high)
+        clipped = np.clip(h_sb + c[:, None], low_sb, high_sb)
+        over = (ref_s * np.exp(clipped)).sum(-1) > 1.0
+        c_high, c_low = np.where(over, c, c_high), np.where(over, c_low, c)
+    h = h.copy()
+    h[s, b] = np.clip(h_sb + 0.5 * (c_low + c_high)[:, None], low_sb, high_sb)
+    return log_ref[:, None, :] + h
 
 
 # %% [markdown]
@@ -566,7 +626,7 @@ pop_pairs = make_pairs(
 
 tv = {}  # tv[(trained, optimum)][s, b]
 for name, loss_fn in METHODS.items():
-    theta, _ = train(
+    theta, *_ = train(
         loss_fn,
         pop_log_ref,
         pop_pairs,
@@ -685,31 +745,40 @@ print(
 # %%
 checkpoints = np.unique(np.round(np.geomspace(1, epochs, n_checkpoints)).astype(int))
 epoch_axis = np.concatenate([[0], checkpoints])
+masks = {"rare": rare, "unseen": appearances == 0}
+VARIANTS = {  # name: (loss, clip bound R_max); "DPO" is DPO with chi-PO's clip
+    "DPO": (dpo_loss, reward_max),
+    "χPO": (chipo_loss, reward_max),
+    "DPO, no clip": (dpo_loss, np.inf),
+}
 start = time.perf_counter()
-runs = {
+trained = {
     name: train(
         loss_fn,
         log_ref,
         data_pairs,
         betas,
-        reward_max,
+        r_max,
         epochs,
         learning_rate,
         set(checkpoints.tolist()),
         reward,
-        {"rare": rare, "unseen": appearances == 0},
+        masks,
         desc=f"{name}, data",
-    )[1]
-    for name, loss_fn in METHODS.items()
+    )
+    for name, (loss_fn, r_max) in VARIANTS.items()
 }
+runs = {name: result[1] for name, result in trained.items()}
 print(
-    f"trained 2 methods x {len(betas)} betas x {S} replicates for {epochs} epochs: "
+    f"trained {len(VARIANTS)} variants x {len(betas)} betas x {S} replicates "
+    f"for {epochs} epochs: "
     f"{time.perf_counter() - start:.1f} s wall-clock"
 )
 
 
 # %% [markdown]
-# Summary per method and $\beta$, averaged over the replicates (± one standard error). "Drop" is the peak of the
+# Summary per method and $\beta$, averaged over the replicates (± one standard error). "DPO" is DPO with
+# χPO's clip, "DPO, no clip" the usual DPO. "Drop" is the peak of the
 # true-reward curve minus its final value, per replicate. "Rare mass" is the probability on responses seen in
 # fewer than `rare_below` pairs. "Unseen mass" is the probability on responses that appear in no pair at all;
 # we come back to it below.
@@ -734,7 +803,7 @@ for name, hist in runs.items():
 
 quarter = np.searchsorted(epoch_axis, epochs // 4)
 print(
-    f"{'method':>6} {'beta':>6} | {'final reward':>13} | {'drop from peak':>14} | {'rare mass':>9} | {'KL':>5}"
+    f"{'method':>12} {'beta':>6} | {'final reward':>13} | {'drop from peak':>14} | {'rare mass':>9} | {'KL':>5}"
     f" | {'chi^2':>7} | unseen mass at epoch {epoch_axis[quarter]} -> {epochs}"
 )
 for name, s in summary.items():
@@ -742,7 +811,7 @@ for name, s in summary.items():
         f, fe = mean_se(s["final"][:, j])
         d, de = mean_se(s["drop"][:, j])
         print(
-            f"{name:>6} {beta:>6g} | {f:.3f} ± {fe:.3f} | {d:.3f} ± {de:.3f} | {s['rare'][:, j].mean():>9.3f}"
+            f"{name:>12} {beta:>6g} | {f:.3f} ± {fe:.3f} | {d:.3f} ± {de:.3f} | {s['rare'][:, j].mean():>9.3f}"
             f" | {s['kl'][:, j].mean():>5.1f} | {s['chi2'][:, j].mean():>7.3g}"
             f" | {s['unseen'][quarter, :, j].mean():.3f} -> {s['unseen'][-1, :, j].mean():.3f}"
         )
@@ -862,22 +931,335 @@ axes[1].set_title(r"$\chi^2$ to the reference")
 axes[1].legend()
 lib.show(fig)
 
+
 # %% [markdown]
-# ### A caveat: never-observed responses as a reservoir
+# ### Same β, or the same amount of regularisation?
 #
-# The last column of the table shows something the theory rules out by assumption. DPO's loss depends on the
-# log-ratios only through differences $h(a) - h(b)$, so it does not change when every log-ratio shifts by the
-# same amount. A response that appears in no pair therefore gets exactly zero gradient under DPO: its logit never
-# moves. χPO's link is not shift-invariant. Moving mass onto never-observed responses multiplies every observed
-# ratio $z$ by the same factor $c < 1$, and the implied reward becomes
-# $\beta(cz + \log z + \log c)$: the linear part shrinks while the logarithmic part stays. So the χPO loss has a
-# free knob that trades the two parts against each other, and it uses it. At large $\beta$, χPO's mass on
-# responses it has *no* data about creeps up with training while DPO's does not. With longer training (try
-# `-p epochs=3000`) this reaches a large share of the mass at $\beta = 1$, and the $\chi^2$ claim below then
-# fails at that $\beta$. The paper excludes this by assumption: its policy class has implied rewards bounded by
-# a constant on *every* response, which caps $z$ on never-observed responses. Our free softmax does not enforce
-# that bound. A language model is a parameterised class, not a free table, so this is a limitation of the tabular
-# stand-in, and a reason to restrict the class as the theory asks.
+# At the same $\beta$ the two methods are not equally regularised: χPO's $D_f = \tfrac12\chi^2 + \mathrm{KL}$
+# contains DPO's KL and adds to it. So even with infinite data χPO's optimum is closer to $\pi_{\mathrm{ref}}$ and
+# earns less true reward. That is the *bias* half of the paper's bias–overoptimization trade-off, and it can be
+# computed exactly from {prf:ref}`chipo-prop-optimum`: below, $J(\pi_\beta)$ is the true reward of each method's
+# population optimum on each replicate's instance. To compare the methods at matched regularisation we also pick,
+# per replicate, the DPO temperature $\beta'$ at which DPO's population optimum has the same KL to $\pi_{\mathrm{ref}}$
+# as χPO's at $\beta$ (KL is decreasing in $\beta'$, so a bracketed root search finds it), and train DPO, with
+# and without the clip, at those $\beta'$ on the same data.
+
+# %%
+def kl_to_ref(pi, ref_s):
+    return (xlogy(pi, pi) - pi * np.log(ref_s)).sum()
+
+
+B = len(betas)
+optimum_reward = {name: np.zeros((S, B)) for name in OPTIMA}  # J(pi_beta) per instance
+optimum_kl = {name: np.zeros((S, B)) for name in OPTIMA}
+matched_beta = np.zeros((S, B))  # DPO's beta' with KL(pi'_DPO) = KL(pi_chiPO)
+for s in range(S):
+    for j, beta in enumerate(betas):
+        for name, optimum in OPTIMA.items():
+            pi = optimum(reward[s], ref[s], beta)
+            optimum_reward[name][s, j] = (pi * reward[s]).sum()
+            optimum_kl[name][s, j] = kl_to_ref(pi, ref[s])
+        matched_beta[s, j] = np.exp(
+            brentq(
+                lambda log_b: (
+                    kl_to_ref(optimum_dpo(reward[s], ref[s], np.exp(log_b)), ref[s])
+                    - optimum_kl["χPO"][s, j]
+                ),
+                np.log(1e-3),
+                np.log(1e3),
+                xtol=1e-10,
+            )
+        )
+
+for name, (loss_fn, r_max) in VARIANTS.items():
+    if name != "χPO":
+        runs[f"{name} at matched KL"] = train(
+            loss_fn,
+            log_ref,
+            data_pairs,
+            matched_beta,
+            r_max,
+            epochs,
+            learning_rate,
+            set(checkpoints.tolist()),
+            reward,
+            masks,
+            desc=f"{name}, matched KL",
+        )[1]
+
+print("population optima (infinite data) and DPO's KL-matched beta'")
+print(
+    f"{'beta':>6} | {'J(opt) DPO':>10} | {'J(opt) χPO':>10} | {'gap':>5}"
+    f" | {'KL DPO':>6}"
+    f" | {'KL χPO':>6} | matched beta' (median, range)"
+)
+for j, beta in enumerate(betas):
+    jd, jc = optimum_reward["DPO"][:, j].mean(), optimum_reward["χPO"][:, j].mean()
+    print(
+        f"{beta:>6g} | {jd:>10.3f} | {jc:>10.3f} | {jd - jc:>5.3f} | "
+        f"{optimum_kl['DPO'][:, j].mean():>6.2f} | "
+        f"{optimum_kl['χPO'][:, j].mean():>6.2f} | "
+        f"{np.median(matched_beta[:, j]):.3g} ({matched_beta[:, j].min():.2g}-"
+        f"{matched_beta[:, j].max():.2g})"
+    )
+
+# %%
+chi_final = runs["χPO"]["reward"][-1]
+rivals = ["DPO", "DPO, no clip", "DPO at matched KL", "DPO, no clip at matched KL"]
+gain = {name: chi_final - runs[name]["reward"][-1] for name in rivals}
+print(
+    "final true reward, and chi-PO's gain over each DPO (mean ± s.e. over replicates)"
+)
+print(f"{'beta':>6} | {'χPO':>5} | " + " | ".join(f"{name:>26}" for name in rivals))
+for j, beta in enumerate(betas):
+    cells = []
+    for name in rivals:
+        g, ge = mean_se(gain[name][:, j])
+        cells.append(
+            f"{runs[name]['reward'][-1][:, j].mean():.3f}, gain {g:+.3f} ± {ge:.3f}"
+        )
+    print(
+        f"{beta:>6g} | {chi_final[:, j].mean():.3f} | "
+        + " | ".join(f"{c:>26}" for c in cells)
+    )
+
+
+# %% [markdown]
+# At the same $\beta$, χPO beats DPO at small $\beta$ and falls behind clipped DPO at $\beta = 1$; that deficit is
+# the gap between the two population optima in the first table (the regulariser's bias, not overfitting), and
+# against the usual, unclipped DPO it is within noise. At matched KL the deficit disappears.
+#
+# The other way to save DPO is to stop it early. The next cell puts DPO's best early-stopped reward beside
+# χPO's final one. Both stopping rules below use the true reward, which a practitioner does not have, so they
+# flatter DPO: "one epoch" stops all replicates at the epoch where the mean curve peaks, "per replicate" stops
+# each replicate at its own best checkpoint.
+
+# %%
+def best_over_beta(x):  # x[s, b]: the beta with the best mean, and its values
+    j = x.mean(0).argmax()
+    return betas[j], x[:, j]
+
+
+stopped = {}
+for name in ["DPO", "DPO, no clip"]:
+    curve = runs[name]["reward"]  # [checkpoint, s, b]
+    t_best = curve.mean(1).argmax(0)  # one stopping checkpoint per beta
+    stopped[name, "one epoch"] = curve[t_best, :, np.arange(B)].T
+    stopped[name, "per replicate"] = curve.max(0)
+beta_chi, chi_best = best_over_beta(chi_final)
+print(
+    f"χPO, final epoch, best beta = {beta_chi:g}: "
+    f"{chi_best.mean():.3f} ± {mean_se(chi_best)[1]:.3f}"
+)
+for (name, rule), x in stopped.items():
+    beta_best, best = best_over_beta(x)
+    print(
+        f"{name}, stopped ({rule}), best beta = {beta_best:g}: {best.mean():.3f} ± "
+        f"{mean_se(best)[1]:.3f}"
+    )
+
+# %% [markdown]
+# Without any stopping rule, χPO at a tuned $\beta$ ends about 0.03 below what DPO reaches when an oracle stops
+# it at the best single epoch (0.72 against 0.745 at the default seed), and about 0.08 below DPO stopped
+# separately on every replicate, the most generous rule. Early stopping with the true reward is the one way DPO
+# beats χPO here; offline alignment has no true reward to stop on.
+#
+# The trade-off along $\beta$ is the paper's own claim for a fixed $\beta$, and we can see both halves of it.
+# The bias is the fall of the population optimum's reward $J(\pi_\beta)$ as $\beta$ grows. The overoptimization is
+# the shortfall of the trained policy from that optimum, $J(\pi_\beta) - J(\widehat\pi_\beta)$, which shrinks as
+# $\beta$ grows:
+
+# %%
+shortfall = optimum_reward["χPO"] - chi_final  # [s, b]
+print(
+    f"{'beta':>6} | {'J(opt)':>6} | {'final':>5} | shortfall from optimum"
+    " | drop from peak"
+)
+for j, beta in enumerate(betas):
+    sf, sfe = mean_se(shortfall[:, j])
+    d, de = mean_se(summary["χPO"]["drop"][:, j])
+    print(
+        f"{beta:>6g} | {optimum_reward['χPO'][:, j].mean():.3f} | "
+        f"{chi_final[:, j].mean():.3f}"
+        f" | {sf:>+13.3f} ± {sfe:.3f} | {d:>7.3f} ± {de:.3f}"
+    )
+
+# %% [markdown]
+# ### A caveat: a flat direction along never-observed responses
+#
+# About 20 of the 50 responses of each replicate appear in no pair. The loss {eq}`eq-chipo-loss` depends on the
+# policy only through the implied-reward gaps between *observed* responses, so it is exactly flat along a
+# whole curve of policies: hold every gap on the observed responses fixed, and move probability onto or off the
+# never-observed ones. For χPO, keeping the gaps $\beta(\phi(a) - \phi(b))$ fixed means shifting every observed
+# $\phi$ by the same constant, $z(y) = \omega(\phi(y) + c)$, with $c$ chosen so that the observed responses keep
+# exactly the mass the never-observed ones do not take. The next cell walks along that curve from χPO's trained
+# policy at the largest $\beta$ on one replicate:
+
+# %%
+unseen = appearances == 0
+theta_chi = trained["χPO"][0][:, -1]  # trained logits at the largest beta
+s0, beta_top = 0, betas[-1]
+
+
+def along_flat_direction(s, theta_s, unseen_mass):
+    """Keep chi-PO's implied-reward gaps on observed responses; put `unseen_mass`
+    on the never-observed ones."""
+    pi, seen = np.exp(log_softmax(theta_s)), ~unseen[s]
+    phi_seen = np.exp(log_softmax(theta_s) - log_ref[s])[seen]
+    phi_seen = phi_seen + np.log(phi_seen)
+    c = brentq(
+        lambda c: (
+            (ref[s, seen] * wrightomega(phi_seen + c).real).sum() - (1 - unseen_mass)
+        ),
+        -60.0,
+        60.0,
+        xtol=1e-15,
+    )
+    out = np.empty_like(pi)
+    out[seen] = ref[s, seen] * wrightomega(phi_seen + c).real
+    out[~seen] = pi[~seen] * unseen_mass / pi[~seen].sum()
+    return out
+
+
+pairs_s0 = tuple(x[s0 : s0 + 1] for x in data_pairs)
+walk = []
+for mass in [(ref[s0] * unseen[s0]).sum(), 0.1, 0.3, 0.6, 0.9]:
+    pi = along_flat_direction(s0, theta_chi[s0], mass)
+    loss, _ = chipo_loss(
+        np.log(pi)[None, None], log_ref[s0 : s0 + 1], pairs_s0, beta_top, reward_max
+    )
+    walk.append(
+        (mass, loss.item(), (pi * reward[s0]).sum(), (pi**2 / ref[s0]).sum() - 1)
+    )
+loss_change = max(abs(w[1] - walk[0][1]) for w in walk) / walk[0][1]
+print(
+    f"{unseen[s0].sum()} never-observed responses on replicate {s0}, "
+    f"beta = {beta_top:g}"
+)
+print(f"{'unseen mass':>11} | {'J(pi)':>5} | chi^2")
+for mass, _, j_pi, chi2 in walk:
+    print(f"{mass:>11.3f} | {j_pi:.3f} | {chi2:.3g}")
+print(f"relative change of the chi-PO loss along the walk: {below(loss_change, 1e-12)}")
+
+# %% [markdown]
+# The loss does not change, while the true reward falls and $\chi^2$ grows by orders of magnitude. (DPO's loss is
+# flat along the same curve, but DPO never moves along it: its gradient on a never-observed logit is
+# $-\pi_\theta(k)\sum_j g_j$, and for the log link the incidence rows make $\sum_j g_j = 0$ exactly. For χPO,
+# $\sum_j g_j \ne 0$ while training is still fitting the observed gaps.) What moves χPO along the flat direction
+# is the optimiser. Its gradient on a never-observed logit is that tiny $-\pi_\theta(k)\sum_j g_j$; plain gradient
+# descent would move it by the same tiny amount, but Adam divides each coordinate by the running size of its own
+# gradient, so the tiny gradient gets a step of ordinary size:
+
+# %%
+_, _, last_step, last_grad = trained["χPO"]
+top = (slice(None), -1)  # the largest beta
+
+
+def mean_abs(x, mask):
+    return np.abs(x[top])[mask].mean()
+
+
+grad_ratio = mean_abs(last_grad, unseen) / mean_abs(last_grad, ~unseen)
+step_ratio = mean_abs(last_step, unseen) / mean_abs(last_step, ~unseen)
+print(
+    f"chi-PO, beta = {beta_top:g}, last epoch: never-observed / observed logits, "
+    "mean |gradient| "
+    f"ratio {grad_ratio:.0e}, mean |Adam step| ratio {step_ratio:.0e}"
+)
+
+# %% [markdown]
+# So the leak is a drift of the optimiser, and it grows with the distance Adam travels, learning rate × epochs.
+# The χ² and "within 0.05 of its peak at $\beta \ge 0.1$" claims below pass at the defaults (learning rate 0.1,
+# 1000 epochs) but not with a larger step. The control: train χPO again at `leak_learning_rate`, once plain and
+# once projected after every step onto the bounded class of {prf:ref}`chipo-ass-class` with
+# $V_{\max} = 2R_{\max}$. That class contains every population optimum on our grid: at the optimum
+# $\beta\phi = r^\star - \lambda$ with $\lambda \in [\min r^\star - \beta, \max r^\star - \beta]$, so
+# $|\beta\phi| \le R_{\max} + \beta \le 2R_{\max}$ for $\beta \le R_{\max}$.
+
+# %%
+v_max = 2 * reward_max
+ceiling = 2 * reward_max / np.array(betas)
+control = {"Adam, lr %g" % learning_rate: runs["χPO"]}
+for label, bound in [("Adam", None), ("projected", v_max)]:
+    control[f"{label}, lr {leak_learning_rate:g}"] = train(
+        chipo_loss,
+        log_ref,
+        data_pairs,
+        betas,
+        reward_max,
+        epochs,
+        leak_learning_rate,
+        set(checkpoints.tolist()),
+        reward,
+        masks,
+        v_max=bound,
+        desc=f"χPO, {label}",
+    )[1]
+
+
+def upper(x):  # mean + 3 s.e.
+    m, se = mean_se(x)
+    return m + 3 * se
+
+
+def leak_checks(hist):
+    """The chi^2 and beta >= 0.1 checks of the claims below, and the unseen mass."""
+    reward_curve = hist["reward"]
+    drop = reward_curve.max(0) - reward_curve[-1]
+    drop_ub = max(upper(drop[:, j]) for j in range(B) if betas[j] >= 0.1)
+    chi2_ratio = max(upper(hist["chi2"][-1][:, j] / ceiling[j]) for j in range(B))
+    return drop_ub, chi2_ratio, upper(hist["unseen_mass"][-1][:, -1])
+
+
+print(
+    f"{'chi-PO run':>18} | drop from peak, beta >= 0.1 | chi^2 / ceiling | "
+    "unseen mass, "
+    f"beta = {beta_top:g} | both checks"
+)
+leak = {}
+for label, hist in control.items():
+    leak[label] = drop_ub, chi2_ratio, unseen_ub = leak_checks(hist)
+    verdict = "pass" if drop_ub < 0.05 and chi2_ratio < 1 else "FAIL"
+    print(
+        f"{label:>18} | {drop_ub:>27.3f} | {chi2_ratio:>15.3g} | "
+        f"{unseen_ub:>19.3f} | {verdict}"
+    )
+print(
+    "(mean + 3 s.e.; reference mass on never-observed responses "
+    f"{(ref * unseen).sum(1).mean():.3f})"
+)
+
+# %% [markdown]
+# {numref}`fig-chipo-leak` shows the drift against the distance Adam travels.
+
+# %% mystnb={"figure": {"caption": "Probability on never-observed responses for \u03c7PO at the largest \u03b2 against learning rate \u00d7 epoch (log-log), mean over the replicates. With plain Adam it grows with the product, along one curve for both learning rates, from the reference's mass (dotted) towards most of the mass; projected onto the bounded implied-reward class it stays near the reference's.", "name": "fig-chipo-leak"}} tags=["hide-input"]
+fig, ax = lib.subplots()
+rates = [learning_rate, leak_learning_rate, leak_learning_rate]
+for (label, hist), rate, colour in zip(control.items(), rates, lib.PALETTE):
+    ax.plot(
+        rate * epoch_axis[1:],
+        hist["unseen_mass"][1:, :, -1].mean(1),
+        color=colour,
+        label=f"χPO, {label}",
+    )
+ax.axhline(
+    (ref * unseen).sum(1).mean(), color="0.5", ls=":", label=r"$\pi_{\mathrm{ref}}$"
+)
+ax.set_xscale("log")
+ax.set_yscale("log")
+ax.set_xlabel("learning rate × epoch (distance scale of Adam's steps)")
+ax.set_ylabel("probability on never-observed responses")
+ax.set_title(rf"χPO at $\beta$ = {beta_top:g}")
+ax.legend()
+lib.show(fig)
+
+# %% [markdown]
+# This is a property of the free softmax, not of χPO as the paper analyses it: the paper's class bounds the
+# implied reward on every response, which caps the ratio $z$ on never-observed responses at
+# $\omega(V_{\max}/\beta)$, and with that bound enforced the leak is gone and both checks pass at the larger step.
+# A language model is a parameterised class, not a free table, so whether its optimiser finds such a flat
+# direction is a question about the model; the tabular stand-in shows the direction exists for χPO's loss
+# and that Adam uses it.
 #
 # ## What we reproduced
 #
@@ -886,7 +1268,12 @@ lib.show(fig)
 # {prf:ref}`chipo-prop-ceiling`: it is the part of the grid where DPO's clipped ceiling
 # $e^{2R_{\max}/\beta}$ exceeds $1/\pi_{\mathrm{ref}}(y)$ for a typical tail response, i.e.
 # $2R_{\max}/\beta > \log(1/\mathrm{median}\ \pi_{\mathrm{ref}}(\text{tail}))$, so DPO is *able* to put all its
-# mass on a tail response. A "clear margin" is $0.05$, five per cent of the reward range. The last two rows
+# mass on a tail response. A "clear margin" is $0.05$, five per cent of the reward range. "Not below" means
+# the mean + 3 s.e. of the paired gain is $\ge 0$: no significant deficit. The bias half of the trade-off
+# allows $0.02$, about half the gap between the DPO and χPO population optima at $\beta = 1$ (0.037), so a
+# pass says most of that gap is explained by the optimum, not by training. Two claims (the $\chi^2$ ceiling and
+# "within 0.05 of its peak at $\beta \ge 0.1$") hold at the default learning rate 0.1 × 1000 epochs and fail
+# at `leak_learning_rate` = 0.3 (the caveat's table), unless χPO is projected onto the bounded class. The last two rows
 # are claims as the paper's abstract and experiments invite one to read them, which do **not** reproduce here:
 # they are registered as *not reproduced*, and their checks are still asserted (the cell fails if they start
 # to hold).
@@ -906,24 +1293,36 @@ def lower(x):  # mean - 3 s.e. over replicates
     return m - 3 * se
 
 
-def upper(x):  # mean + 3 s.e.
-    m, se = mean_se(x)
-    return m + 3 * se
-
-
 dpo_drop_small = dpo["drop"][:, small].mean(1)
 dpo_rare_small = dpo["rare"][:, small].mean(1)
 gain_small = (chi["final"] - dpo["final"])[:, small].mean(1)
 drop_gap = (dpo["drop"] - chi["drop"])[:, small]
 chi_drop_ub = np.array([upper(chi["drop"][:, j]) for j in range(len(betas))])
 gain_largest = chi["final"][:, -1] - dpo["final"][:, -1]
-ceiling = 2 * reward_max / beta_arr
 chi2_ratio_chi = max(upper(chi["chi2"][:, j] / ceiling[j]) for j in range(len(betas)))
 chi2_ratio_dpo = min(
     lower(dpo["chi2"][:, j] / ceiling[j]) for j in np.flatnonzero(small)
 )
 best_chi, best_dpo = chi["final"].mean(0).argmax(), dpo["final"].mean(0).argmax()
 best_gain = chi["final"][:, best_chi] - dpo["final"][:, best_dpo]
+gain_upper = {
+    name: np.array([upper(gain[name][:, j]) for j in range(B)]) for name in rivals
+}
+matched_min = min(gain_upper[name].min() for name in rivals if "matched" in name)
+sf_small = lower(shortfall[:, 0])  # overoptimization at the smallest beta
+sf_large = max(upper(shortfall[:, -1]), -lower(shortfall[:, -1]))  # |bias-only gap|
+tuned = chi["final"].mean(0).argmax()
+tuned_margin = min(
+    lower(chi["final"][:, tuned] - chi["final"][:, 0]),
+    lower(chi["final"][:, tuned] - chi["final"][:, -1]),
+)
+adam_fast, projected_fast = (
+    leak[f"{label}, lr {leak_learning_rate:g}"] for label in ("Adam", "projected")
+)
+projected_ok = (
+    projected_fast[0] < 0.05 and projected_fast[1] < 1 and projected_fast[2] < 0.05
+)
+adam_fails = adam_fast[0] >= 0.05 or adam_fast[1] >= 1
 
 # %%
 claims = lib.Claims("chi-squared-preference-optimization", paper="huang2025correcting")
@@ -960,9 +1359,10 @@ claims.add(
     min(lower(drop_gap[:, j]) for j in range(drop_gap.shape[1])) > 0,
 )
 claims.add(
-    "χPO's final reward is within 0.05 of its peak at every β ≥ 0.1 (max of mean + 3 s.e.)",
+    "χPO's final reward is within 0.05 of its peak at every β ≥ 0.1 (max of mean + 3 s.e.; "
+    "at the default learning rate × epochs, see the caveat)",
     chi_drop_ub[beta_arr >= 0.1].max(),
-    "stable over epochs",
+    "stable over epochs for a suitable β (Sec. 6)",
     chi_drop_ub[beta_arr >= 0.1].max() < 0.05,
 )
 claims.add(
@@ -972,8 +1372,8 @@ claims.add(
     lower(gain_small) > 0,
 )
 claims.add(
-    "χPO's mean χ² stays below the ceiling 2R_max/β at every β (max of mean + 3 s.e. of χ²/ceiling); "
-    "DPO's exceeds it at small β (min of mean − 3 s.e.)",
+    "χPO's mean χ² stays below the ceiling 2R_max/β at every β (max of mean + 3 s.e. of χ²/ceiling; "
+    "at the default learning rate × epochs); DPO's exceeds it at small β (min of mean − 3 s.e.)",
     f"{chi2_ratio_chi:.2f} vs {chi2_ratio_dpo:.0f}",
     "χ² regularisation bounds the density ratio",
     chi2_ratio_chi < 1 and chi2_ratio_dpo > 1,
@@ -984,21 +1384,62 @@ claims.add(
     "χPO better and more stable than DPO across β (Sec. 6)",
     lower(best_gain) > 0,
 )
-gain_upper = np.array(
-    [upper(chi["final"][:, j] - dpo["final"][:, j]) for j in range(len(betas))]
+claims.add(
+    "Against the usual DPO (no clip) at the same β, χPO's final reward is not below DPO's at any β "
+    "(min over β of mean + 3 s.e. of χPO − DPO)",
+    gain_upper["DPO, no clip"].min(),
+    "χPO better than DPO across β on TL;DR (Sec. 6)",
+    gain_upper["DPO, no clip"].min() >= 0,
 )
 claims.add(
-    "χPO's final reward is at least DPO's at every β on the grid (min over β of mean + 3 s.e. of χPO − DPO)",
-    gain_upper.min(),
-    "χPO at least as good as DPO, whatever β (our reading of Sec. 6)",
-    gain_upper.min() >= 0,
+    "At matched regularisation (DPO's β' gives its population optimum the same KL to π_ref), χPO's "
+    "final reward is not below DPO's, clipped or not, at any β (min of mean + 3 s.e.)",
+    matched_min,
+    "(ours: a comparison at equal regularisation)",
+    matched_min >= 0,
+)
+claims.add(
+    "Bias–overoptimization trade-off, overoptimization half: at the smallest β χPO ends > 0.05 below "
+    "its own population optimum J(π_β) (mean − 3 s.e.)",
+    sf_small,
+    "small β: statistical error dominates (Sec. 4)",
+    sf_small > 0.05,
+)
+claims.add(
+    "Bias–overoptimization trade-off, bias half: at the largest β χPO ends within 0.02 of J(π_β) "
+    "(max |mean ± 3 s.e.|), so its shortfall there is the regulariser's bias",
+    sf_large,
+    "large β: bias dominates (Sec. 4)",
+    sf_large < 0.02,
+)
+claims.add(
+    "A tuned β in the middle of the grid beats both ends (min of mean − 3 s.e. of the paired gains)",
+    tuned_margin,
+    "guarantee holds for a tuned β (Thm 3.1)",
+    tuned_margin > 0 and 0 < tuned < B - 1,
+)
+claims.add(
+    "Projected onto the bounded implied-reward class (V_max = 2R_max), χPO at the larger learning "
+    "rate keeps its never-observed mass < 0.05 and passes the β ≥ 0.1 and χ² checks, which plain "
+    "Adam at that rate fails (mean + 3 s.e. of the projected run's never-observed mass)",
+    projected_fast[2],
+    "bounded implied rewards (Assumption) exclude the leak",
+    projected_ok and adam_fails,
+)
+gain_upper_same = gain_upper["DPO"]
+claims.add(
+    "χPO's final reward is at least clipped DPO's at every β on the grid (min over β of mean + 3 s.e. "
+    "of χPO − DPO)",
+    gain_upper_same.min(),
+    "not claimed by the paper (our over-reading); the β = 1 deficit is the optimum's bias",
+    gain_upper_same.min() >= 0,
     fmt="{:.3g}",
     expect=False,
 )
 claims.add(
     "χPO's final reward is within 0.05 of its peak at every β on the grid (max of mean − 3 s.e.)",
     max(lower(chi["drop"][:, j]) for j in range(len(betas))),
-    "χPO does not overoptimize (Abstract)",
+    "not claimed by the paper: its guarantee is for a tuned β (Thm 3.1)",
     max(lower(chi["drop"][:, j]) for j in range(len(betas))) < 0.05,
     expect=False,
 )
@@ -1007,42 +1448,35 @@ claims.report()
 # %% [markdown]
 # ## How this compares with the paper
 #
-# The mechanism the paper describes is there, and it is visible in
-# numbers, not only in a bound. The reference puts about 1.5% of its mass on the 60% of responses in its tail.
-# DPO, trained for many epochs, moves most of its probability onto responses it has seen once or twice. Its true
-# reward falls back towards that of the reference even though the KL penalty is in the loss. χPO, trained on
-# the same pairs with the same optimiser and the same clip, keeps its mass near the reference's support. Its
-# $\chi^2$ stays under the $2R_{\max}/\beta$ ceiling derived above. Averaged over the small values of $\beta$ it
-# ends with the higher reward, and its best $\beta$ beats DPO's best.
+# **No number of the paper is compared here.** The paper's experiments fine-tune a language model on TL;DR
+# summarization and report win-rates judged by a language model; we train a one-prompt tabular bandit with
+# synthetic Bradley–Terry labels, so none of its TL;DR numbers has a counterpart on this page. The comparison is
+# qualitative: does each statement of the paper hold, in the direction it states, in a setting where every
+# quantity is exact?
 #
-# Three things do not come out as cleanly as "χPO does not overoptimize, at any $\beta$":
+# | The paper | This chapter | Why they differ / what it means |
+# |---|---|---|
+# | χPO is DPO with the link $\log z$ replaced by $z + \log z$, and the clip at $2R_{\max}$ in the theory | the same one-line change (diff printed above); the losses' minimisers are the KL- and $\chi^2$+KL-regularised optima (max TV $< 2\times10^{-3}$) | — |
+# | KL-regularised DPO overoptimizes: quality degrades as training goes on | at small $\beta$, DPO (clipped or not) rises to ≈ 0.79 and falls back to ≈ 0.51–0.55, its mass moving onto rarely seen responses | a tail of rare responses in $\pi_{\mathrm{ref}}$ is our design, chosen to make coverage poor |
+# | χPO is robust to overoptimization with a tuned $\beta$ (Thm 3.1) and trades bias against overoptimization along $\beta$ (Sec. 4) | a tuned $\beta$ (0.03–0.1) beats both ends of the grid; at the smallest $\beta$ χPO still falls well short of its own population optimum, at the largest it sits on it (pure bias) | the paper does not claim robustness at every $\beta$; our expect-False row "within 0.05 of its peak at every $\beta$" is our over-reading |
+# | χPO better than DPO on TL;DR across $\beta$ and epochs (Sec. 6) | better than both DPOs at small $\beta$; not below the usual DPO at any $\beta$; below clipped DPO at $\beta = 1$ by exactly the gap between the two population optima; not below either at matched KL | the same $\beta$ is a stronger regulariser for χPO; win-rates on TL;DR are not reproduced |
+# | (not in the paper) early stopping | DPO stopped by an oracle on the true reward ends ahead of χPO's final reward: by ≈ 0.03 with one stopping epoch for all replicates (0.745 vs 0.72), by ≈ 0.08 when stopped per replicate | a stopping rule needs held-out reward that offline alignment does not have |
+# | bounded implied rewards on every response ({prf:ref}`chipo-ass-class`) | a free softmax trained with Adam violates it: χPO drifts along a flat direction of its loss onto never-observed responses, growing with learning rate × epochs; projecting onto the class removes the drift | a tabular stand-in; a language model's parameterisation decides whether the direction is reachable |
+# | bound {eq}`eq-chipo-bound` with prefactor $V_{\max}e^{2R_{\max}}$ | not evaluated numerically | at $n = 500$ with $e^{2R_{\max}} \approx 7.4$ the bound exceeds the reward range; only its qualitative content is tested |
 #
-# * **At very small $\beta$, χPO overoptimizes too, but less.** Its density-ratio ceiling $1 + 2R_{\max}/\beta$
-#   is linear in $1/\beta$ rather than exponential, but at $\beta = 0.01$ it is about 200. That is loose enough for
-#   some drift onto rare responses, and for fitting noise among thinly covered ones, so χPO's reward still drops
-#   from its peak (see the table). The theorem asks for $\beta$ to be tuned, and at $\beta \ge 0.1$ χPO stays
-#   close to its peak. (That cut-off, $\beta \ge 0.1$, was read off the results, not fixed in advance.)
-# * **χPO is not above DPO at every $\beta$.** At $\beta = 0.3$ DPO still drifts, and the two end about level.
-#   At $\beta = 1$ both are stable and DPO, the weaker regulariser, ends higher: χPO pays a bias for its
-#   pessimism. This is the bias–overoptimization trade-off that {cite:t}`huang2025correcting` discuss. What does hold is that, tuned over the same grid, χPO's
-#   best reward beats DPO's best, and that χPO is far less sensitive to $\beta$ and to the number of epochs. That
-#   sensitivity is the paper's empirical message on TL;DR.
-# * **A free softmax lets χPO leak mass to never-observed responses** at large $\beta$ and long training (the
-#   caveat above). The paper's bounded-implied-reward assumption excludes this, and our tabular policy does not
-#   enforce it. At the default 1000 epochs the leak is small; run the chapter with `-p epochs=3000` to watch
-#   it grow until the $\chi^2$ claim fails at $\beta = 1$.
-#
-# The scale is a one-prompt tabular bandit, not a language model. The paper's win-rates, its model and its
-# judge are not reproduced here. The training cell prints its own wall-clock time. The `paper` preset
-# doubles the response set, quadruples the pairs and doubles the replicates, at the same 1000 epochs.
+# The scale is a one-prompt tabular bandit, not a language model. The training cells print their own
+# wall-clock time. The `paper` preset doubles the response set, quadruples the pairs and doubles the replicates,
+# at the same 1000 epochs.
 #
 # ## Try it
 #
 # * `python -m lib.build run chi-squared-preference-optimization -p epochs=3000` trains three times
-#   longer (the whole chapter took about 40 s here). χPO leaks mass to never-observed responses at $\beta = 1$ (the caveat above):
+#   longer (about three times the default run). Plain-Adam χPO drifts along the flat direction onto
+#   never-observed responses at $\beta = 1$ (the caveat above, {numref}`fig-chipo-leak`):
 #   its $\chi^2$ climbs to about 21 times the ceiling $2R_{\max}/\beta$ (mean + 3 s.e.), so the
 #   $\chi^2$ claim fails, and χPO's drop from its peak at $\beta \ge 0.1$ reaches the 0.05 margin
-#   (0.0501); the claims cell stops with `ClaimsFailed` naming both.
+#   (0.0501); the claims cell stops with `ClaimsFailed` naming both, the learning-rate × epochs
+#   dependence the caveat describes.
 # * `python -m lib.build run chi-squared-preference-optimization -p tail_shift=0.0` removes the
 #   poorly covered tail. DPO still drifts (its drop from the peak at small $\beta$ is 0.077, mean
 #   − 3 s.e.), but χPO's advantage is gone: its gain over DPO averaged over small $\beta$ is −0.018

@@ -25,8 +25,10 @@
 # of synthetic data, even one example in a thousand, puts a floor under the test error: more data
 # stops helping. In a random-projections model of a neural network they also show that larger models
 # amplify this collapse up to the interpolation threshold and only partly relieve it beyond.
-# We derive the floor, compute a deterministic-equivalent theory numerically, and check both
-# against simulations averaged over many seeds. The defaults run in well under a minute on a CPU;
+# We derive the floor, test the paper's own formula for isotropic least squares at up to
+# $10^{10}$ training examples (drawing the Gram matrices from their Wishart law), compute our own
+# deterministic-equivalent theory for the power-law case, and check each against simulations with
+# checks that a deliberately wrong theory fails. The defaults run in well under a minute on a CPU;
 # `make run CHAPTER=strong-model-collapse PRESET=paper` runs the larger preset in `paper.yaml`.
 # ```
 #
@@ -84,7 +86,8 @@
 #
 # Because $D_i$ is independent of $x_i$ and $\mathbb E D_i = p_2$, the new noise has mean zero given
 # $x_i$, and its conditional variance is $\sigma^2 + p_1 p_2 (x_i^\top\delta)^2$. (The $D_i$ of a
-# random subset are weakly dependent, with covariance $O(1/n)$. We ignore this below.) So **training on the
+# random subset of fixed size are weakly dependent, with covariance $-p_1p_2/(n-1)$. This changes
+# only a term of order $c^2/n$, which we track in {prf:ref}`smc-thm-paper` below.) So **training on the
 # mixture is a clean regression problem whose target is the wrong vector $\bar w$**, with noise
 # inflated on average by $p_1 p_2 c^2$. More data removes the noise but not the wrong target.
 #
@@ -98,7 +101,8 @@
 # E(\hat w) \;\longrightarrow\; \|\bar w - w_1\|_\Sigma^2 = p_2^2\, c^2 .
 # $$ (eq-smc-floor)
 #
-# For ordinary least squares ($\lambda = 0$) the approach to the floor is, to first order in $1/n$,
+# For ordinary least squares ($\lambda = 0$), with each example synthetic independently with
+# probability $p_2$, the approach to the floor is, to first order in $1/n$,
 #
 # $$
 # E(\hat w) \approx p_2^2 c^2 + \frac{\sigma^2 d + p_1 p_2\, c^2 (d + 2)}{n}.
@@ -117,8 +121,58 @@
 # $\mathbb E[\xi \mid X] = 0$ makes the least-squares estimator unbiased for $\bar w$.
 # ```
 #
+# The paper states the same phenomenon for isotropic features as an explicit formula. We restate
+# it in our notation; the proof sketch is ours.
+#
+# ```{prf:theorem} The paper's classical-regression result (isotropic, unregularised)
+# :label: smc-thm-paper
+#
+# {cite:t}`dohmatob2025strong`, isotropic special case of their Theorem 1. Let $\Sigma = I_d$,
+# $\lambda \to 0^+$, and $d, n \to \infty$ with $\phi = d/n \in (0, 1)$. The test error of least
+# squares on the mixture is, up to terms that vanish in this limit,
+#
+# $$
+# E(\hat w) \simeq \underbrace{\sigma^2\frac{\phi}{1-\phi}}_{\text{clean error}}
+# + \underbrace{p_2^2 c^2}_{\text{floor}}
+# + \underbrace{p_1 p_2\, c^2 \frac{\phi}{1-\phi}}_{\text{label-shift variance}} .
+# $$ (eq-smc-paper)
+#
+# At fixed $d$ the first and last terms fall like $d/n$ while the middle one stays: with
+# $p_2 = 10^{-3}$ and $c^2 = 1$ the error can never go below $10^{-6}$, however large $n$ is.
+# ```
+#
+# ```{prf:proof}
+# Write $G_1 = X_1^\top X_1$ and $G_2 = X_2^\top X_2$ for the Gram matrices of the $n_1$ real and
+# the $n_2$ synthetic rows, $G = G_1 + G_2$, and let $p_2 = n_2/n$. Then exactly
+#
+# $$
+# \hat w - w_1 = G^{-1}X^\top\varepsilon \;+\; p_2\,\delta \;+\; G^{-1}(p_1 G_2 - p_2 G_1)\,\delta .
+# $$ (eq-smc-ols-split)
+#
+# The three pieces are the clean estimation error, the floor and the label-shift fluctuation. The
+# cross terms have mean zero: the first piece because $\mathbb E[\varepsilon] = 0$, the last
+# because the rows are exchangeable, so $\mathbb E[G^{-1}G_2] = p_2 I$. The clean piece has mean
+# square $\sigma^2\,\mathbb E\operatorname{tr} G^{-1} = \sigma^2 d/(n - d - 1)$ (the mean of an inverse
+# Wishart matrix), which is $\sigma^2\phi/(1-\phi)$ in the limit. The last piece is a regression on
+# noise of conditional variance $p_1p_2 (x^\top\delta)^2$, and its mean square is
+# $p_1p_2c^2\,\mathbb E\operatorname{tr}G^{-1}$ up to a relative correction of order $1/d$.
+# ```
+#
+# The $1/d$ correction is a finite-size effect the limit drops, and at small $d$ it is visible. To
+# first order in $1/n$ the sandwich of {prf:ref}`smc-thm-floor` with $\Sigma = I$ gives the
+# label-shift term $p_1p_2c^2(d+2)/n$ when each example is synthetic independently, and
+# $p_1p_2c^2(d+1)/n$ for a fixed count $n_2$ (the negative covariance of the $D_i$ removes one $c^2$).
+# Our finite-sample version of {eq}`eq-smc-paper` for a fixed count is therefore
+#
+# $$
+# E(\hat w) \approx \frac{\sigma^2 d}{n-d-1} + p_2^2c^2 + \frac{p_1p_2c^2\,(d+1)}{n-d-1},
+# $$ (eq-smc-paper-finite)
+#
+# where the first term is exact and the last is our heuristic; at $d = 10$ its label-shift term is
+# 10% larger than the paper's. We test both against simulation below, at $n$ up to $10^{10}$.
+#
 # The floor is the whole story when $d \ll n$: the error stops at $p_2^2 c^2$, as in
-# {eq}`eq-smc-floor`. With $p_2 = 10^{-3}$
+# {eq}`eq-smc-floor` and {eq}`eq-smc-paper`. With $p_2 = 10^{-3}$
 # and $c^2 = 1$ the floor is $10^{-6}$. That is tiny, but a scaling law keeps going down, so it
 # always reaches the floor in the end. A scaling law needs a spectrum with many scales, so we turn to
 # the high-dimensional picture.
@@ -172,8 +226,10 @@
 # + p_1 p_2\big(c^2\,\mathrm{df}_2 + 2\,\|\Sigma(\Sigma+\kappa I)^{-1}\delta\|_\Sigma^2\big)}{n - \mathrm{df}_2}.
 # $$ (eq-smc-de)
 #
-# With $p_2 = 0$ this is the clean $B + V$. For $p_2 > 0$ and $\kappa \to 0$ the first term tends to
-# $\|\bar w - w_1\|^2_\Sigma = p_2^2c^2$ and the second vanishes, which recovers {prf:ref}`smc-thm-floor`.
+# With $p_2 = 0$ this is the clean $B + V$. For $p_2 > 0$ at fixed $d$, as $n \to \infty$ the ridge
+# schedule drives $\kappa \to 0$, so the first term tends to $\|\bar w - w_1\|^2_\Sigma = p_2^2c^2$;
+# the second term vanishes because $n$ grows while $\mathrm{df}_2 \le d$ stays bounded (it is of
+# order $1/n$). This recovers {prf:ref}`smc-thm-floor`.
 # ```
 #
 # ```{prf:proof}
@@ -192,10 +248,14 @@
 # :class: note
 # The paper's Theorem 1 gives the test error on the mixture as $B + V + \zeta$, a deterministic
 # equivalent derived with operator-valued free probability. Its extra term $\zeta$ does not vanish
-# as $n \to \infty$ unless $p_2 \to 0$. We do not reproduce that
-# formula. {prf:ref}`smc-thm-floor` is elementary and exact. {prf:ref}`smc-prop-de` is our own
-# single-$\kappa$ approximation. The figures show that it agrees with simulation, with a median
-# deviation of a few percent (quantified in the claims). Departures in the setup: training sets of increasing $n$ are nested
+# as $n \to \infty$ unless $p_2 \to 0$. We do not reproduce the general formula. We state and test
+# its isotropic, unregularised special case ({prf:ref}`smc-thm-paper`), and we depart from it at
+# finite $d$ by the $(d+1)/d$ factor of {eq}`eq-smc-paper-finite`. {prf:ref}`smc-thm-floor` is
+# elementary and exact. {prf:ref}`smc-prop-de` is **our own** single-$\kappa$ approximation, a
+# heuristic, not the paper's theorem; the claims test it with checks that a theory missing the
+# label-shift variance fails (shown beside it). It keeps the $(d+2)$-type term of independent
+# labels although our training sets hold a fixed count of synthetic examples; the difference is
+# one $c^2$ against $\mathrm{df}_2 c^2$, small at $d = 100$. Departures in the setup: training sets of increasing $n$ are nested
 # (one stream of examples, every $1/p_2$-th of them synthetic), so the theory uses the realised
 # fraction $\lfloor p_2 n\rfloor / n$. We use a ridge schedule $\lambda_n \propto n^{-a/b}$ that is rate-optimal
 # for clean data. The default dimensions ($d = 100$ for the scaling curves; $d = 400$ and $n = 200$ for the
@@ -277,6 +337,13 @@ rp_m_max = 2000
 rp_m_points = 17
 rp_draws = 24  # sketches and datasets per m: the small gaps at small m are heavy-tailed
 pareto_c2 = [0.05, 0.5, 2.0]
+# the paper's isotropic least-squares result at huge n (Gram matrices drawn from Wishart)
+ols_d = 10
+ols_p2 = 0.001
+ols_noise_std = 0.1
+ols_c2 = 1.0
+ols_n_max = 10**10  # training-set sizes 10^3, 10^4, ..., ols_n_max
+ols_reps = 20000  # independent training sets per n
 progress = False  # a progress bar over long loops (on in paper.yaml)
 
 # %% tags=["hide-input"]
@@ -284,7 +351,9 @@ try:
     import lib
 except ModuleNotFoundError:
     raise SystemExit(
-        "This chapter needs the book's `lib` package. Run it from a clone of the book's repository after `make install` (see its README), or `pip install -r requirements.txt` and `pip install -e .` in that clone."
+        "This chapter needs the book's `lib` package. Run it from a clone of the "
+        "book's repository after `make install` (see its README), or "
+        "`pip install -r requirements.txt` and `pip install -e .` in that clone."
     ) from None
 
 import time
@@ -299,7 +368,8 @@ lib.check_float("spectrum_decay", spectrum_decay, low=0.0, low_open=True)
 lib.check_float("source_decay", source_decay, low=1.0, low_open=True)
 if not source_decay < 2 * spectrum_decay + 1:
     raise ValueError(
-        f"parameter `source_decay` = {source_decay!r} is invalid: must be < 2 * spectrum_decay + 1"
+        f"parameter `source_decay` = {source_decay!r} is invalid: "
+        "must be < 2 * spectrum_decay + 1"
     )
 lib.check_float("noise_std", noise_std, low=0.0)
 lib.check_float("quality_c2", quality_c2, low=0.0, low_open=True)
@@ -309,13 +379,15 @@ lib.check_int("n_max", n_max, low=100 * n_min)
 lib.check_int("n_points", n_points, low=5)
 if not (isinstance(p2_grid, list) and len(p2_grid) >= 2):
     raise ValueError(
-        f"parameter `p2_grid` = {p2_grid!r} is invalid: must be a list of at least 2 fractions"
+        f"parameter `p2_grid` = {p2_grid!r} is invalid: "
+        "must be a list of at least 2 fractions"
     )
 for i, p in enumerate(p2_grid):
     lib.check_float(f"p2_grid[{i}]", p, low=0.0, high=0.5)
 if p2_grid[0] != 0.0 or any(b <= a for a, b in zip(p2_grid, p2_grid[1:])):
     raise ValueError(
-        f"parameter `p2_grid` = {p2_grid!r} is invalid: must start at 0.0 and increase strictly"
+        f"parameter `p2_grid` = {p2_grid!r} is invalid: "
+        "must start at 0.0 and increase strictly"
     )
 lib.check_int("n_seeds", n_seeds, low=3)
 lib.check_int("n_theory_max", n_theory_max, low=n_max)
@@ -335,6 +407,21 @@ if not (isinstance(pareto_c2, list) and len(pareto_c2) >= 1):
     )
 for i, c in enumerate(pareto_c2):
     lib.check_float(f"pareto_c2[{i}]", c, low=0.0, low_open=True)
+lib.check_int("ols_d", ols_d, low=2, high=100)
+lib.check_float("ols_p2", ols_p2, low=0.0, high=0.5, low_open=True)
+lib.check_float("ols_noise_std", ols_noise_std, low=0.0)
+lib.check_float("ols_c2", ols_c2, low=0.0, low_open=True)
+lib.check_int("ols_n_max", ols_n_max, low=10**4, high=10**15)
+if ols_n_max < 100 * ols_d:
+    raise ValueError(
+        f"parameter `ols_n_max` = {ols_n_max!r} is invalid: must be >= 100 * ols_d"
+    )
+lib.check_int("ols_reps", ols_reps, low=100, high=500_000)
+if ols_reps * ols_d**2 > 2 * 10**8:
+    raise ValueError(
+        f"parameter `ols_reps` = {ols_reps!r} is invalid: ols_reps * ols_d**2 must be "
+        "<= 2e8 (memory)"
+    )
 lib.check_bool("progress", progress)
 rng, device = lib.setup(seed, device)
 t_start = time.perf_counter()
@@ -357,11 +444,13 @@ def effective_ridge(mu, lam, n, iters=100):
     return 0.5 * (lo + hi)
 
 
-def mixed_ridge_risk(mu, a, beta, p2, noise_var, lam, n):
+def mixed_ridge_risk(mu, a, beta, p2, noise_var, lam, n, shift_variance=True):
     """Deterministic equivalent of ||w_hat - w_1||_Sigma^2 for ridge on the p2-mixture.
 
     mu: eigenvalues of the covariance; a, beta: whitened real target and generator error
-    in that eigenbasis; noise_var: label-noise variance (sigma^2, plus residuals for projections).
+    in that eigenbasis; noise_var: label-noise variance (sigma^2, plus residuals for
+    projections).
+    shift_variance=False deletes the label-shift variance: a deliberately wrong theory.
     """
     kappa = effective_ridge(mu, lam, n)
     shrink = mu / (mu + kappa)
@@ -371,7 +460,7 @@ def mixed_ridge_risk(mu, a, beta, p2, noise_var, lam, n):
     bias_fluct = np.sum((kappa / (mu + kappa) * w_bar) ** 2) * df2
     label_shift = (
         p2 * (1 - p2) * (np.sum(beta**2) * df2 + 2 * np.sum(shrink**2 * beta**2))
-    )
+    ) * shift_variance
     return mean_error + (bias_fluct + noise_var * df2 + label_shift) / (n - df2)
 
 
@@ -384,7 +473,7 @@ def mixed_ridge_risk(mu, a, beta, p2, noise_var, lam, n):
 
 # %%
 def power_law_problem(d, a, b, c2, rng):
-    """Spectrum k^-a, target and generator error with energy k^-b per direction, random signs."""
+    """Spectrum k^-a; target and generator error with energy k^-b per direction."""
     k = np.arange(1.0, d + 1)
     spectrum = k**-a
     profile = np.sqrt(k**-b / spectrum)
@@ -439,7 +528,10 @@ def simulate_scaling(spectrum, w1, delta, ns, p2s, sigma, n_seeds, rng, chunk=50
 
 # %%
 def projection_theory(A_m, gram_m, a_full, beta_full, p2, sigma2, lam, n):
-    """Deterministic equivalent given the sketch (A_m = S_m Sigma^1/2, gram_m = A_m^T A_m)."""
+    """Deterministic equivalent given the sketch.
+
+    A_m = S_m Sigma^1/2, gram_m = A_m^T A_m.
+    """
     m, dim = A_m.shape
     if m < dim:  # diagonalise the smaller of A A^T (m x m) and A^T A (d x d)
         mu, U = np.linalg.eigh(A_m @ A_m.T)
@@ -453,18 +545,21 @@ def projection_theory(A_m, gram_m, a_full, beta_full, p2, sigma2, lam, n):
     r1 = a_full @ a_full - a @ a  # approximation error of the real target
     r2 = np.sum((a_full + beta_full) ** 2) - np.sum((a + beta) ** 2)
     e_real = mixed_ridge_risk(mu, a, beta, 0.0, sigma2 + r1, lam, n) + r1
-    e_mix = (
-        mixed_ridge_risk(mu, a, beta, p2, sigma2 + (1 - p2) * r1 + p2 * r2, lam, n) + r1
-    )
-    return e_real, e_mix
+    mix_noise = sigma2 + (1 - p2) * r1 + p2 * r2
+    e_mix = mixed_ridge_risk(mu, a, beta, p2, mix_noise, lam, n) + r1
+    e_mix_wrong = mixed_ridge_risk(mu, a, beta, p2, mix_noise, lam, n, False) + r1
+    return e_real, e_mix, e_mix_wrong
 
 
 def simulate_projections(spectrum, w1, delta, n, ms, p2, sigma, lam, draws, rng):
-    """Per draw and m: quadratic coefficients of the error in the quality scale s, and theory."""
+    """Per draw and m: coefficients of the error, quadratic in the quality scale s,
+    and the theory."""
     dim, root = len(spectrum), np.sqrt(spectrum)
     n2 = round(p2 * n)
     quad = np.empty((draws, len(ms), 3))  # E(s) = q0 + 2 s q1 + s^2 q2
-    theory = np.empty((draws, len(ms), 2))  # (E_real, E_mix) at the base quality
+    theory = np.empty(
+        (draws, len(ms), 3)
+    )  # E_real, E_mix, E_mix without shift variance
     for s in lib.progress(range(draws), enabled=progress, desc="projection draws"):
         X = rng.standard_normal((n, dim)) * root
         y = X @ w1 + sigma * rng.standard_normal(n)
@@ -492,6 +587,58 @@ def simulate_projections(spectrum, w1, delta, n, ms, p2, sigma, lam, draws, rng)
                 A[:m], gram, root * w1, root * delta, n2 / n, sigma**2, lam, n
             )
     return quad, theory
+
+
+# %% [markdown]
+# For the paper's isotropic result ({prf:ref}`smc-thm-paper`) we want $n$ up to $10^{10}$, far beyond
+# what fits in memory as rows. We never need the rows: by {eq}`eq-smc-ols-split` the error depends
+# on the data only through the Gram matrices $G_1, G_2$ and the vector $X^\top\varepsilon$. With
+# $\Sigma = I$, $G_k$ is Wishart with $n_k$ degrees of freedom, and given $G_k$ the vector
+# $X_k^\top\varepsilon_k$ is Gaussian with covariance $\sigma^2 G_k$. Bartlett's decomposition
+# draws $G_k = A A^\top$ with $A$ lower triangular, $A_{ii}^2 \sim \chi^2_{n_k - i}$ ($i$ counted
+# from 0) and standard normal entries below the diagonal, and then $X_k^\top\varepsilon_k = \sigma A z$
+# with $z$ standard normal. A replicate costs $O(d^3)$ whatever $n$ is. When $n_k < d$ (a single
+# synthetic example, say) we draw the rows themselves.
+
+# %%
+def wishart_gram(df, dim, reps, sigma, rng):
+    """Gram matrix X^T X of `df` N(0, I_dim) rows and X^T eps, for `reps` replicates."""
+    if df < dim:  # too few rows for Bartlett: draw them
+        X = rng.standard_normal((reps, df, dim))
+        eps = sigma * rng.standard_normal((reps, df, 1))
+        return X.transpose(0, 2, 1) @ X, (X.transpose(0, 2, 1) @ eps)[..., 0]
+    i = np.arange(dim)
+    A = np.tril(rng.standard_normal((reps, dim, dim)), -1)
+    A[:, i, i] = np.sqrt(rng.chisquare(df - i, (reps, dim)))
+    z = rng.standard_normal((reps, dim, 1))
+    return A @ A.transpose(0, 2, 1), sigma * (A @ z)[..., 0]
+
+
+def least_squares_errors(n, p2, dim, sigma, c2, reps, rng):
+    """Per replicate, with Sigma = I and n2 = floor(p2 n) synthetic rows: the test error
+    of least squares on the mixture, on the same features with real labels, and the
+    label-shift piece G^-1 (p1 G2 - p2 G1) delta of eq-smc-ols-split."""
+    n2 = int(np.floor(p2 * n))
+    q = n2 / n
+    delta = np.sqrt(c2) * np.eye(dim)[0]  # isotropy: its direction does not matter
+    G1, u1 = wishart_gram(n - n2, dim, reps, sigma, rng)
+    G2, u2 = wishart_gram(n2, dim, reps, sigma, rng)
+    G = G1 + G2
+    clean = np.linalg.solve(G, (u1 + u2)[..., None])[..., 0]
+    shift = np.linalg.solve(G, (((1 - q) * G2 - q * G1) @ delta)[..., None])[..., 0]
+    mixed = clean + q * delta + shift
+    return (mixed**2).sum(1), (clean**2).sum(1), (shift**2).sum(1)
+
+
+def paper_error(n, p2, dim, sigma, c2, floor=True, shift_variance=True):
+    """Eq. eq-smc-paper; floor=False or shift_variance=False give deliberately wrong
+    theories with that term deleted."""
+    phi, q = dim / n, np.floor(p2 * n) / n
+    return (
+        sigma**2 * phi / (1 - phi)
+        + floor * q**2 * c2
+        + shift_variance * q * (1 - q) * c2 * phi / (1 - phi)
+    )
 
 
 # %% [markdown]
@@ -644,8 +791,6 @@ growth_mean, growth_se = (
     excess_growth.std(ddof=1) / np.sqrt(n_seeds),
 )
 
-from_n = ns >= 10 * n_min
-theory_dev = np.abs(mean_err[:, from_n] / theory_sim[:, from_n] - 1)
 
 print(
     "error drop over the last decade: "
@@ -665,15 +810,76 @@ print(
     + " (geometric mean over seeds)"
 )
 print(
-    f"  growth of log(E_mix / E_clean) over the last decade: {growth_mean:.2f} +- {growth_se:.2f}"
-)
-print(
-    f"theory vs simulation for n >= {10 * n_min}: median relative deviation {np.median(theory_dev):.2f}, "
-    f"max {theory_dev.max():.2f}"
+    "  growth of log(E_mix / E_clean) over the last decade: "
+    f"{growth_mean:.2f} +- {growth_se:.2f}"
 )
 
 
 # %% [markdown]
+# How well does our deterministic equivalent ({prf:ref}`smc-prop-de`) describe the synthetic data's
+# effect? A check on the curves themselves cannot tell: the clean part dominates the error at small
+# $n$ and the floor at large $n$, so even a theory missing the label-shift variance lands within
+# 10% of most points. We therefore compare the paired **excess** $E_{\text{mix}} - E_{\text{clean}}$
+# (same seeds, same features) with the theory's excess. We use the points with at least 20 synthetic
+# examples (fewer make the excess heavy-tailed) and at most 1000 (there the label-shift variance,
+# about $\mathrm{df}_2/n_2$ of the floor, is negligible and every theory agrees). At those points
+# the excess has a relative standard error of 1–15%, so we pool them as a geometric mean of
+# simulation / theory. Beside our theory we run two deliberately wrong ones: ours with the
+# label-shift variance deleted, and the naive "clean $B + V$ plus $p_2^2c^2$".
+
+# %%
+def theory_curves(shift_variance):
+    return np.array(
+        [
+            [
+                mixed_ridge_risk(
+                    spectrum,
+                    a_w,
+                    beta_w,
+                    realised(p, n),
+                    noise_std**2,
+                    ridge_schedule(n),
+                    n,
+                    shift_variance,
+                )
+                for n in ns
+            ]
+            for p in p2s
+        ]
+    )
+
+
+scaling_theories = {
+    "ours, eq-smc-de": theory_sim,
+    "wrong: no label-shift variance": theory_curves(False),
+    "wrong: clean B + V + p2^2 c^2": theory_sim[:1]
+    + realised(p2s[:, None], ns) ** 2 * quality_c2,
+}
+n_synthetic = np.floor(p2s[:, None] * ns)
+informative = (n_synthetic >= 20) & (n_synthetic <= 1000)
+paired_excess = (errors - errors[:, :1]).mean(0)
+excess_tol = 0.07  # on the pooled ratio; from the spread over seeds, see the claims
+excess_check = {}
+print(f"{informative.sum()} points (p2, n) with 20 to 1000 synthetic examples")
+print(
+    f"{'theory':<32} {'pooled sim / theory':>20} {'worst |r - 1|':>14} {'verdict':>8}"
+)
+for name, theory in scaling_theories.items():
+    ratio = paired_excess[informative] / (theory - theory[:1])[informative]
+    pooled = float(np.exp(np.mean(np.log(ratio))))
+    excess_check[name] = pooled
+    verdict = "pass" if abs(pooled - 1) < excess_tol else "FAIL"
+    print(f"{name:<32} {pooled:>20.3f} {np.abs(ratio - 1).max():>14.2f} {verdict:>8}")
+
+
+# %% [markdown]
+# The wrong theories under-predict the excess by 10–25% on pooling: the synthetic examples add
+# variance as well as bias, most visibly when there are few of them. Our theory passes, but it is
+# not exact point by point: single points deviate by up to about 30% (the "worst" column, the
+# largest $|r - 1|$ for the ratio $r$ = simulation / theory), within two or three of their standard
+# errors. A pointwise bound cannot separate the theories: on seeds 0–9 our worst point reaches
+# 0.31 while the naive theory's is as low as 0.38.
+#
 # ### Model size: random projections
 #
 # Now $n$ is fixed and the model size $m$ varies from far below to far above $n$. The spectrum is
@@ -711,7 +917,8 @@ gap_theory = (rp_theory[..., 1] - rp_theory[..., 0]).mean(0)
 print(f"{'m':>6} {'m/n':>6} {'E_real':>8} {'gap':>8} {'+-se':>7} {'theory':>8}")
 for j in range(0, len(ms), 2):
     print(
-        f"{ms[j]:>6d} {ms[j] / rp_n:>6.2f} {e_real[:, j].mean():>8.3f} {gap_mean[j]:>8.3f} "
+        f"{ms[j]:>6d} {ms[j] / rp_n:>6.2f} {e_real[:, j].mean():>8.3f} "
+        f"{gap_mean[j]:>8.3f} "
         f"{gap_se[j]:>7.3f} {gap_theory[j]:>8.3f}"
     )
 
@@ -740,7 +947,8 @@ ax.set_xscale("log")
 ax.set_xlabel(r"model size $\psi = m/n$ (random features per training example)")
 ax.set_ylabel(r"gap $E_{\mathrm{mix}} - E_{\mathrm{real}}$ (test MSE)")
 ax.set_title(
-    f"Bigger models amplify collapse up to $m=n$ ($n={rp_n}$, $p_2={rp_p2:g}$, $c^2={rp_c2:g}$)"
+    "Bigger models amplify collapse up to $m=n$ "
+    f"($n={rp_n}$, $p_2={rp_p2:g}$, $c^2={rp_c2:g}$)"
 )
 ax.legend(fontsize=9)
 lib.show(fig)
@@ -764,20 +972,44 @@ growth_mean, growth_se = (
 )
 away_from_peak = (ms <= rp_n / 2) | (ms >= 2 * rp_n)
 rp_dev = (gap_mean - gap_theory)[away_from_peak] / gap_theory[away_from_peak]
-theory_peak = int(np.argmax(gap_theory))
 print(
-    f"gap at m={ms[below_lo]}: {gap_mean[below_lo]:.3f}, at m={ms[below_hi]}: {gap_mean[below_hi]:.3f} "
+    f"gap at m={ms[below_lo]}: {gap_mean[below_lo]:.3f}, "
+    f"at m={ms[below_hi]}: {gap_mean[below_hi]:.3f} "
     f"(paired increase {growth_mean:.3f} +- {growth_se:.3f})"
 )
 print(
-    f"peak of the mean gap at m={ms[peak]} (m/n = {ms[peak] / rp_n:.2f}): {gap_mean[peak]:.3f}"
+    f"peak of the mean gap at m={ms[peak]} (m/n = {ms[peak] / rp_n:.2f}): "
+    f"{gap_mean[peak]:.3f}"
 )
 print(
-    f"gap at m={ms[far]} (m/n = {ms[far] / rp_n:.0f}): {gap_mean[far]:.3f} +- {gap_se[far]:.3f}"
+    f"gap at m={ms[far]} (m/n = {ms[far] / rp_n:.0f}): "
+    f"{gap_mean[far]:.3f} +- {gap_se[far]:.3f}"
 )
 print(
-    f"(simulation - theory) / theory away from the peak: from {rp_dev.min():+.2f} to {rp_dev.max():+.2f}"
+    "(simulation - theory) / theory away from the peak: "
+    f"from {rp_dev.min():+.2f} to {rp_dev.max():+.2f}"
 )
+
+# %% [markdown]
+# The theory's three regimes alone do not test it: with the label-shift variance deleted, our
+# per-sketch theory still rises, peaks at $m = n$ and falls, but its peak gap is more than ten times
+# too small. So we compare the simulated and theoretical gaps where they matter, at the simulated
+# peak and at the largest model ($m = 10n$), beside the same theory with the label-shift variance
+# deleted.
+
+# %%
+gap_theory_wrong = (rp_theory[..., 2] - rp_theory[..., 0]).mean(0)
+rp_tol = 0.35  # on |sim / theory - 1|; from the spread over seeds, see the claims
+rp_check = {}
+print(f"{'theory':<32} {'sim / theory at peak':>21} {'at m = 10n':>11} {'verdict':>8}")
+for name, g in [
+    ("ours, per sketch", gap_theory),
+    ("wrong: no label-shift variance", gap_theory_wrong),
+]:
+    r = gap_mean[[peak, far]] / g[[peak, far]]
+    rp_check[name] = float(np.max(np.abs(r - 1)))
+    verdict = "pass" if rp_check[name] < rp_tol else "FAIL"
+    print(f"{name:<32} {r[0]:>21.2f} {r[1]:>11.2f} {verdict:>8}")
 
 # %% [markdown]
 # ### The Pareto picture
@@ -843,6 +1075,138 @@ lib.show(fig)
 # from the diagonal as the model approaches the threshold. The largest models (yellow) reach the
 # lowest real-only error, but they stay well above the diagonal: their error with the mixture is
 # larger than their error without it by a margin that grows with $c^2$.
+#
+# ### The paper's formula at $n$ up to $10^{10}$
+#
+# The scaling curves above stop at $n = 10^5$, where the 0.1% curve has not yet reached its floor.
+# To see the plateau itself we go to the paper's isotropic setting ({prf:ref}`smc-thm-paper`) with
+# $d$ = `ols_d`, and draw the Gram matrices from their Wishart law, so that a training set of
+# $10^{10}$ examples costs no more than one of $10^3$. For each $n$ we draw `ols_reps` independent
+# training sets and fit least squares twice on the same features: once with the mixture's labels
+# and once with real labels only (paired). Beside the simulation we print the paper's formula
+# {eq}`eq-smc-paper` and two deliberately wrong theories: one without the floor $p_2^2c^2$ (as if
+# synthetic labels were only extra noise) and one without the label-shift variance
+# $p_1p_2c^2\phi/(1-\phi)$.
+
+# %%
+ns_ols = 10 ** np.arange(3, int(np.log10(ols_n_max) + 1e-9) + 1, dtype=np.int64)
+ols = np.array(
+    [
+        least_squares_errors(n, ols_p2, ols_d, ols_noise_std, ols_c2, ols_reps, rng)
+        for n in lib.progress(ns_ols, enabled=progress, desc="Wishart sizes")
+    ]
+)  # (len(ns_ols), 3 = mixed / clean / label-shift piece, ols_reps)
+ols_mean = ols.mean(-1)
+ols_se = ols.std(-1, ddof=1) / np.sqrt(ols_reps)
+sigma2_ols = ols_noise_std**2
+ols_theories = {
+    "paper, eq-smc-paper": [True, True],
+    "wrong: no floor": [False, True],
+    "wrong: no label-shift variance": [True, False],
+}
+ols_ratio = {
+    name: ols_mean[:, 0]
+    / paper_error(ns_ols, ols_p2, ols_d, ols_noise_std, ols_c2, *flags)
+    for name, flags in ols_theories.items()
+}
+q_ols = np.floor(ols_p2 * ns_ols) / ns_ols
+shift_paper = q_ols * (1 - q_ols) * ols_c2 * ols_d / (ns_ols - ols_d)
+shift_ours = q_ols * (1 - q_ols) * ols_c2 * (ols_d + 1) / (ns_ols - ols_d - 1)
+ols_floor = ols_p2**2 * ols_c2
+
+print(
+    f"{'n':>7} {'n2':>8} {'E_mix':>10} {'+-se':>8} {'paper':>10} {'E_clean':>9}"
+    f" {'shift/paper':>11} {'shift/ours':>10}"
+)
+for j, n in enumerate(ns_ols):
+    print(
+        f"{n:>7.0e} {int(q_ols[j] * n):>8d} "
+        f"{ols_mean[j, 0]:>10.3e} {ols_se[j, 0]:>8.1e}"
+        f" {paper_error(n, ols_p2, ols_d, ols_noise_std, ols_c2):>10.3e}"
+        f" {ols_mean[j, 1]:>9.2e} {ols_mean[j, 2] / shift_paper[j]:>11.3f}"
+        f" {ols_mean[j, 2] / shift_ours[j]:>10.3f}"
+    )
+print(f"floor p2^2 c^2 = {ols_floor:.3g}")
+
+# %% mystnb={"figure": {"caption": "Test error of least squares against the training-set size up to $10^{10}$ examples, isotropic features, Gram matrices drawn from their Wishart law (dots, mean over replicates; standard errors below 0.4%, smaller than the dots). With one synthetic example in a thousand the error stops at the floor $p_2^2c^2$ (dotted) while the clean error keeps falling like $d/n$; lines are the paper's formula.", "name": "fig-smc-wishart-plateau"}} tags=["hide-input"]
+fig, ax = lib.subplots(width=7.0, height=4.4)
+n_line = np.logspace(3, np.log10(ns_ols[-1]), 200)
+ax.plot(ns_ols, ols_mean[:, 1], "o", ms=5, color=lib.PALETTE[0], label="real data only")
+ax.plot(
+    ns_ols,
+    ols_mean[:, 0],
+    "s",
+    ms=5,
+    color=lib.PALETTE[1],
+    label=f"mixture, $p_2 = {ols_p2:g}$",
+)
+ax.plot(
+    n_line,
+    paper_error(n_line, 0.0, ols_d, ols_noise_std, ols_c2),
+    "-",
+    color=lib.PALETTE[0],
+    lw=1.2,
+)
+ax.plot(
+    n_line,
+    sigma2_ols * (ols_d / n_line) / (1 - ols_d / n_line)
+    + ols_floor
+    + ols_p2 * (1 - ols_p2) * ols_c2 * (ols_d / n_line) / (1 - ols_d / n_line),
+    "-",
+    color=lib.PALETTE[1],
+    lw=1.2,
+)
+ax.axhline(ols_floor, color="gray", ls=":", lw=1, label=r"floor $p_2^2c^2$")
+ax.plot([], [], "k-", lw=1.2, label="paper's formula")
+ax.set_xscale("log")
+ax.set_yscale("log")
+ax.set_xlabel("training set size $n$ (examples)")
+ax.set_ylabel(r"test error on real data $\|\hat w - w_1\|^2$")
+ax.set_title(f"The literal plateau ($d = {ols_d}$, $\\sigma^2 = {sigma2_ols:g}$)")
+ax.legend(fontsize=9, loc="lower left")
+lib.show(fig)
+
+# %% [markdown]
+# {numref}`fig-smc-wishart-plateau` shows the abstract's "even 1 in 1000" literally. From
+# $n = 10^7$ on, the mixture's error stays within about 1% of the floor $10^{-6}$, while the clean
+# error keeps falling by a factor of ten per decade. The paper's formula sits on the simulation at every $n$,
+# and the two wrong theories do not (table below): dropping the floor misses the plateau by orders
+# of magnitude at large $n$, and dropping the label-shift variance misses the error by about 10% at
+# $n \le 10^4$, where that term is at least as large as the floor. The last two columns of the table above
+# test that term on its own: the simulation is about $(d+1)/d = 1.1$ times the paper's
+# $p_1p_2c^2\phi/(1-\phi)$ and matches our finite-$d$ form {eq}`eq-smc-paper-finite`, a correction
+# of relative order $1/d$ that the paper's limit drops.
+
+# %%
+ols_tol = 0.03  # relative; set from the Monte Carlo error, see What we reproduced
+ols_worst = {name: float(np.max(np.abs(r - 1))) for name, r in ols_ratio.items()}
+print(f"{'theory':<32} {'max |sim / theory - 1| over n':>30} {'verdict':>8}")
+for name, worst in ols_worst.items():
+    print(f"{name:<32} {worst:>30.3g} {'pass' if worst < ols_tol else 'FAIL':>8}")
+finite = (
+    sigma2_ols * ols_d / (ns_ols - ols_d - 1) + q_ols**2 * ols_c2 + shift_ours
+)  # eq-smc-paper-finite, for comparison (not a claim)
+print(
+    f"{'ours, eq-smc-paper-finite':<32} "
+    f"{np.max(np.abs(ols_mean[:, 0] / finite - 1)):>30.3g}"
+)
+shift_gm = {
+    "paper's term": float(np.exp(np.mean(np.log(ols_mean[:, 2] / shift_paper)))),
+    "our (d+1)/(n-d-1) term": float(
+        np.exp(np.mean(np.log(ols_mean[:, 2] / shift_ours)))
+    ),
+}
+print(
+    "label-shift piece, simulation / theory (geometric mean over n): "
+    + ", ".join(f"{k} {v:.3f}" for k, v in shift_gm.items())
+)
+plateau_ratio = ols_mean[-1, 0] / ols_mean[-3, 0]
+clean_drop = ols_mean[-3, 1] / ols_mean[-1, 1]
+print(
+    f"E_mix: {ols_mean[-3, 0]:.3e} at n = {ns_ols[-3]:.0e}, {ols_mean[-1, 0]:.3e} at "
+    f"n = {ns_ols[-1]:.0e} (ratio {plateau_ratio:.4f}; floor {ols_floor:.3g}); "
+    f"E_clean falls {clean_drop:.0f}x over the same range, to {ols_mean[-1, 1]:.2g}"
+)
 
 # %%
 runtime = time.perf_counter() - t_start
@@ -858,11 +1222,25 @@ print(f"experiments: {runtime:.1f} s wall-clock")
 # standard errors. The 0.1% comparison uses the paired log-ratio $\log(E_{\text{mix}}/E_{\text{clean}})$.
 # At small $n$ a training set holds only a handful of synthetic examples, so the plain ratio is
 # heavy-tailed.
+#
+# The theory checks take their tolerances from spreads we measured on seeds 0–9, and each also
+# asserts that a deliberately wrong theory fails it. The pooled excess ratio of our theory ranges
+# over 0.952–1.018 (seed-to-seed standard deviation about 0.02), so $1 \pm 0.07$ is about three of
+# those; the theory without the label-shift variance gives 1.14–1.21 and the naive one 1.09–1.23.
+# For the random projections, our theory's relative deviation at the peak and at $m = 10n$ reaches
+# at most 0.21 (the simulated gap's own standard error is 4–10% there), so we allow 0.35; the
+# theory without the label-shift variance is off by a factor 5 to 30. For the isotropic model, the
+# Monte Carlo standard error of the mean error is at most 0.4% (at $n = 10^3$) and the paper's
+# limit formula is about 1% low there because of the finite-$d$ term, so we allow 3%; the worst
+# deviation on seeds 0–9 is 0.7–1.6%, while dropping the label-shift variance costs 11% and
+# dropping the floor a factor $10^5$. The label-shift piece is pooled over the eight sizes
+# (standard error about 0.2%), so 3% is more than ten standard errors. The plateau claim needs
+# only the last two sizes, where the standard error is below 0.02%.
 
 # %%
 claims = lib.Claims("strong-model-collapse", paper="dohmatob2025strong")
 claims.add(
-    f"p2 >= 0.01: error falls < 1.5x over the last decade of n (clean: {drop[0]:.1f}x)",
+    "p2 >= 0.01: error falls < 1.5x over the last decade of n (clean: > 3x)",
     float(drop[flat].max()),
     "error stops improving with n for any p2 > 0 (Fig. 1)",
     bool(drop[flat].max() < 1.5 and drop[0] > 3),
@@ -876,13 +1254,16 @@ claims.add(
     fmt="{:.2f}",
 )
 claims.add(
-    f"p2 = 0: fitted slope of log error vs log n within 0.1 of -(b-1)/b = {slope_pred:.2f}",
-    f"{slope_mean:.3f} ± {slope_se:.3f}",
+    "p2 = 0: fitted slope of log error vs log n within 0.1 of "
+    f"-(b-1)/b = {slope_pred:.2f}",
+    float(slope_mean),
     "clean data follows a scaling law",
     bool(abs(slope_mean - slope_pred) < 0.1),
+    fmt="{:.3f}",
 )
 claims.add(
-    f"p2 = {p2s[q_small]:g}: E_mix / E_clean > 1 at n_max and grows over the last decade (both > 3 s.e.)",
+    f"p2 = {p2s[q_small]:g}: E_mix / E_clean > 1 at n_max and grows over the last "
+    "decade (both > 3 s.e.)",
     f"{np.exp(excess_mean[decade_back]):.2f} -> {np.exp(excess_mean[last]):.2f}",
     "even 1 synthetic example in 1000 causes collapse",
     bool(
@@ -902,63 +1283,120 @@ claims.add(
     bool(rp_n / 2 <= ms[peak] <= 2 * rp_n),
 )
 claims.add(
-    f"random projections: gap at m = {ms[far] / rp_n:.0f}n is below the peak and still > 0 (3 s.e.)",
+    f"random projections: gap at m = {ms[far] / rp_n:.0f}n is below the peak and "
+    "still > 0 (3 s.e.)",
     f"{gap_mean[far]:.3f} ± {gap_se[far]:.3f}",
     "beyond the threshold larger models mitigate but do not prevent collapse",
     bool(gap_mean[far] - 3 * gap_se[far] > 0 and gap_mean[far] < 0.5 * gap_mean[peak]),
 )
 claims.add(
-    f"theory vs simulation, scaling curves (n >= {10 * n_min}): median relative deviation < 10%",
-    f"median {np.median(theory_dev):.2f} (max {theory_dev.max():.2f})",
-    "theory matches simulations (Fig. 3)",
-    bool(np.median(theory_dev) < 0.1),
+    "theory vs simulation, scaling curves: pooled ratio of the paired excess "
+    "E_mix - E_clean (points with 20-1000 synthetic examples) within 1 +- 0.07; "
+    "both wrong theories are not",
+    excess_check["ours, eq-smc-de"],
+    "ours, a heuristic (Prop. smc-prop-de); the paper's Fig. 3 tests its own Thm 1",
+    bool(
+        abs(excess_check["ours, eq-smc-de"] - 1) < excess_tol
+        and abs(excess_check["wrong: no label-shift variance"] - 1) >= excess_tol
+        and abs(excess_check["wrong: clean B + V + p2^2 c^2"] - 1) >= excess_tol
+    ),
+    fmt="{:.3f}",
 )
 claims.add(
-    "random projections, our per-sketch theory: the same three regimes (grows from n/20 to n/2, "
-    "peaks within [n/2, 2n], at 10n positive and below half its peak)",
-    f"{gap_theory[below_lo]:.3f} -> {gap_theory[below_hi]:.3f}, peak at m/n = {ms[theory_peak] / rp_n:.2f}, "
-    f"{gap_theory[far]:.3f} at {ms[far] / rp_n:.0f}n",
-    "theory predicts amplification, a peak at the threshold, partial mitigation (Thm 2)",
+    "random projections, our per-sketch theory: gap within 35% of simulation at the "
+    "peak and at m = 10n; the same theory without label-shift variance is not",
+    rp_check["ours, per sketch"],
+    "ours, a heuristic given S; the paper's Thm 2 averages over S (not tested)",
     bool(
-        gap_theory[below_hi] > gap_theory[below_lo]
-        and rp_n / 2 <= ms[theory_peak] <= 2 * rp_n
-        and 0 < gap_theory[far] < 0.5 * gap_theory[theory_peak]
+        rp_check["ours, per sketch"] < rp_tol
+        and rp_check["wrong: no label-shift variance"] >= rp_tol
     ),
+    fmt="{:.2f}",
+)
+claims.add(
+    "isotropic least squares (Wishart): the paper's formula within 3% of simulation "
+    "at every n from 1e3 to ols_n_max; without the floor or the label-shift variance "
+    "it is not",
+    ols_worst["paper, eq-smc-paper"],
+    "E = s^2 phi/(1-phi) + p2^2 c^2 + p1 p2 c^2 phi/(1-phi) (isotropic case of Thm 1)",
+    bool(
+        ols_worst["paper, eq-smc-paper"] < ols_tol
+        and ols_worst["wrong: no floor"] >= ols_tol
+        and ols_worst["wrong: no label-shift variance"] >= ols_tol
+    ),
+    fmt="{:.3f}",
+)
+claims.add(
+    "isotropic least squares: label-shift term / our p1 p2 c^2 (d+1)/(n-d-1) within 3% "
+    "(geometric mean over n), and / the paper's p1 p2 c^2 d/(n-d) within 3% of (d+1)/d",
+    shift_gm["our (d+1)/(n-d-1) term"],
+    "p1 p2 c^2 phi/(1-phi) in the limit d, n -> infinity (ours: finite-d correction)",
+    bool(
+        abs(shift_gm["our (d+1)/(n-d-1) term"] - 1) < 0.03
+        and abs(shift_gm["paper's term"] / ((ols_d + 1) / ols_d) - 1) < 0.03
+    ),
+    fmt="{:.3f}",
+)
+claims.add(
+    "isotropic least squares, p2 = ols_p2: E_mix changes < 1% over the last two "
+    "decades of n and ends within 1% of p2^2 c^2, while E_clean falls > 50x",
+    float(plateau_ratio),
+    "even 1 synthetic example in 1000: larger training sets do not help (abstract)",
+    bool(
+        abs(plateau_ratio - 1) < 0.01
+        and abs(ols_mean[-1, 0] / ols_floor - 1) < 0.01
+        and clean_drop > 50
+    ),
+    fmt="{:.4f}",
 )
 claims.report()
 
 # %% [markdown]
-# The strong-collapse picture reproduces in our small linear setting. With 10% or 1% synthetic data
+# The strong-collapse picture reproduces in our linear settings. With 10% or 1% synthetic data
 # the error at $n = 10^5$ sits on the predicted floor $p_2^2c^2$ while the clean error is still falling
-# at the predicted rate $n^{-4/5}$. With 0.1% synthetic data, the excess over the clean curve grows
-# steadily with $n$. That curve does not reach its floor inside the simulated range ($10^{-6}$; the
-# theory puts the plateau near $n \approx 10^7$ to $10^8$). The paper's "1 in 1000" statement is about
-# the asymptote, and here we only see the approach. The random-projections model reproduces the
-# paper's three regimes: amplification as $m$ grows towards $n$, a peak at the threshold, and a
-# smaller but positive gap far beyond it.
+# at the predicted rate $n^{-4/5}$. With 0.1% synthetic data the power-law curve only approaches
+# its floor inside the simulated range (the excess over the clean curve grows steadily with $n$),
+# but the isotropic model at $n$ up to $10^{10}$ shows the plateau itself: from $n = 10^8$ to
+# $10^{10}$ the error stays at $p_2^2c^2 = 10^{-6}$ while the clean error falls a hundredfold, and
+# the paper's formula {eq}`eq-smc-paper` matches the simulation at every $n$. The random-projections
+# model reproduces the paper's three regimes: amplification as $m$ grows towards $n$, a peak at the
+# threshold, and a smaller but positive gap far beyond it. Each theory check is shown failing on a
+# deliberately wrong theory in the tables of the experiment section.
 #
 # ## How this compares with the paper
 #
-# Two differences from the paper are worth stating. First, the theory curves are our own
-# deterministic equivalent ({prf:ref}`smc-prop-de`), not the paper's Theorem 1. For the random
-# projections we apply it conditionally on each sketch instead of averaging over $S$ in closed form
-# as the paper's Theorem 2 does. It reproduces the three regimes, which is what we assert, but it is
-# not exact pointwise: the relative deviation from the simulated gap away from the peak is printed
-# above {numref}`fig-smc-pareto`, and its size and even its sign depend on the drawn problem instance
-# (run a few seeds to see it). Pinning that curve down would take the paper's exact averaged theory,
-# which we do not reproduce. For the scaling curves we assert the median deviation, not every point:
-# a training set with only a few synthetic examples makes single points heavy-tailed.
+# The full text of the paper was not available to us while writing this chapter; the paper's
+# numbers below come from its abstract, its theorem in the isotropic case and our research notes
+# on its figures. Where the notes give only a qualitative outcome (they record no values read off
+# the paper's plots, nor its exact spectra and grids), the row says so. Our numbers are for
+# seed 0, printed above.
 #
-# Both theory checks were narrowed after they failed on seeds we had not looked at. An earlier version
-# asserted agreement within 25% or three standard errors at every $m$ outside $[n/2, 2n]$ (seed 7 broke
-# it even with 24 draws) and at every point of the scaling curves (seed 12 broke it, one point at 1.01
-# of the allowance). We report that here rather than widen the tolerances.
+# | Paper (figure / result) | Paper | Ours | Why they differ |
+# |---|---|---|---|
+# | Abstract, Fig. 1: the error plateaus for any $p_2 > 0$ | "as little as 1 per 1000" (ICLR; arXiv v2 says 1%); curves flatten for every $p_2$ and $c^2$ | isotropic, $d = 10$: $E = 1.001\times10^{-6}$ at $n = 10^8$ and $1.000\times10^{-6}$ at $10^{10}$ (floor $10^{-6}$), clean $10^{-11}$; power law, $d = 100$: $p_2 \ge 0.01$ on the floor within 2% at $n = 10^5$, $p_2 = 0.001$ still approaching (excess 1.44× → 2.46× over the last decade) | our $n \le 10^5$ with rows, $10^{10}$ with Wishart draws; the paper's spectra and grid are not in our notes |
+# | Isotropic case of Theorem 1 ({prf:ref}`smc-thm-paper`) | $\sigma^2\phi/(1-\phi) + p_2^2c^2 + p_1p_2c^2\phi/(1-\phi)$ | within 1.5% of simulation at every $n$ from $10^3$ to $10^{10}$; its label-shift term is 1.10 = $(d+1)/d$ times too small at $d = 10$ | the paper's formula is a $d, n \to \infty$ limit; we add the finite-$d$ correction {eq}`eq-smc-paper-finite` |
+# | Fig. 3: theory matches simulation (power-law spectra) | qualitative agreement of the paper's Theorem 1 | our heuristic {eq}`eq-smc-de`: pooled excess ratio 1.018 (a theory without label-shift variance: 1.197) | we do not implement the paper's general Theorem 1, only our single-$\kappa$ approximation |
+# | Theorem 2, model size: amplification below $m \approx n$, peak, partial mitigation | peak at the interpolation threshold $\psi = m/n = 1$ | simulated peak at $m/n = 0.98$; gap 0.013 at $n/20$, 0.645 at the peak, 0.139 at $10n$ | our $n = 200$, $d = 400$, ridge $10^{-3}$; our theory is per sketch, not averaged over $S$ |
+# | Pareto diagram | $n = 500$; three generator qualities (squares very high, diamonds high, stars low); large models leave the diagonal for low quality | same picture at $n = 200$ (paper preset: $n = 500$) with $c^2 \in \{0.05, 0.5, 2\}$ | the paper's $c^2$ values are not in our notes |
+# | MNIST (two-layer network), GPT-2 on BabiStories (Fig. 5) | scaling curves flatten with synthetic data; larger GPT-2 amplifies collapse | not run | out of scope for a CPU chapter without downloads |
 #
-# Second, the paper's headline experiments on MNIST and GPT-2 are out of scope here. The paper preset
-# enlarges the sweep: $n$ up to $10^6$, $d = 200$, more seeds, and for the model-size study $n = 500$
-# with $d = 1000$, closer to the paper's Pareto setting; with it the 0.1% curve visibly bends towards
-# its floor by $n = 10^6$.
-# The defaults take the wall-clock time printed before this section.
+# Our own theory curves are a heuristic ({prf:ref}`smc-prop-de`), and the claims say so. They are
+# not exact pointwise: single points of the paired excess deviate by up to about 30%, and the
+# random-projections gap by up to about 20% at the peak, with a sign that depends on the drawn
+# problem instance (the relative deviation away from the peak is printed above
+# {numref}`fig-smc-pareto`). Pinning those curves down would take the paper's exact theorems,
+# which we do not reproduce.
+#
+# The theory checks have a history. A first version asserted agreement at every point; it broke on
+# seeds we had not looked at (seed 7 for the random projections, seed 12 for the scaling curves).
+# A second version asserted a median deviation below 10% for the scaling curves and the three
+# regimes for the random-projections theory, and both passed with the label-shift variance deleted
+# from the theory. The checks above replace them: each one is shown failing on a wrong theory.
+#
+# The paper preset enlarges the sweep: $n$ up to $10^6$, $d = 200$, more seeds, and for the
+# model-size study $n = 500$ with $d = 1000$, closer to the paper's Pareto setting; with it the
+# 0.1% power-law curve visibly bends towards its floor by $n = 10^6$. The defaults take the
+# wall-clock time printed before the claims.
 #
 # ## Try it
 #
@@ -970,5 +1408,12 @@ claims.report()
 # - More ridge in the random-projections model: `python -m lib.build run strong-model-collapse
 #   -p rp_ridge=0.1`. The peak at $m = n$ in {numref}`fig-smc-model-size` disappears: the gap now
 #   grows steadily with the model size, from 0.011 at $m = n/20$ to 0.116 at $m = 10n$ (seed 0),
-#   so the three claims about the peak fail, and the claims cell says so. The amplification near
-#   the threshold is a property of nearly ridgeless fits.
+#   so the two claims about the peak fail, and the claims cell says so. Our per-sketch theory
+#   still passes its check (within 1% at the largest gap): it predicts the monotone curve too. The
+#   amplification near the threshold is a property of nearly ridgeless fits.
+# - A larger isotropic model: `python -m lib.build run strong-model-collapse -p ols_d=100
+#   -p ols_reps=5000` (about two and a half minutes). The finite-$d$ correction shrinks: the
+#   simulated label-shift term is now about 1.01 times the paper's instead of 1.10, and the paper's
+#   formula is within 0.4% of the simulation at every $n$. The approach to the floor is ten times
+#   slower ($\sigma^2 d/n$ is still 1% of $p_2^2c^2$ at $n = 10^8$), so the plateau claim, which
+#   asks for less than 1% change over the last two decades, fails narrowly (0.989; seed 0).

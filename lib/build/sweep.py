@@ -11,10 +11,10 @@ workers have this repository installed (``make install`` or ``pip install -e .``
 
 Everything lands in ``_build/sweeps/<name>/``: per job the executed notebook and a JSON result
 (``<slug>/seed-<k>.json``), then ``summary.csv`` and ``summary.md`` (per claim: passes over seeds,
-mean and sd of the measured value). A rerun skips jobs whose result says they passed, so a
-crashed or interrupted sweep resumes. A failing job (a claim that does not hold, an exception, a
-timeout) is reported with its chapter, seed and the failing claim or error; the others go on, and
-the command exits non-zero. With ``--record`` (default preset, seeds 0-9 included) each chapter's
+mean and sd of the measured value). A rerun skips jobs whose result says they passed with the
+same chapter code and parameters, so a crashed or interrupted sweep resumes. A failing job
+(a claim that does not hold, an exception, a timeout) is reported with its chapter, seed and
+the failing claim or error; the others go on, and the command exits non-zero. With ``--record`` (default preset, seeds 0-9 included) each chapter's
 summary is written to ``book/<slug>/seeds.csv``, which the status page shows.
 """
 
@@ -107,6 +107,8 @@ def run_job(
         "status": "passed",
         "error": "",
         "claims": [],
+        "code_sha1": code_sha1(slug),
+        "parameters": parameters,
     }
     start = time.perf_counter()
     try:
@@ -146,13 +148,19 @@ def run_job(
     return result
 
 
-def done(out_dir: Path, slug: str, seed: int) -> dict | None:
-    """The stored result of a job that passed, or None (so a rerun runs it)."""
+def done(out_dir: Path, slug: str, seed: int, parameters: dict) -> dict | None:
+    """The stored result of a job that passed with this code and these parameters, or None
+    (so a rerun runs it; a changed chapter is never summarised from old results)."""
     path = out_dir / slug / f"seed-{seed}.json"
     if not path.exists():
         return None
     result = json.loads(path.read_text(encoding="utf-8"))
-    return result if result.get("status") == "passed" else None
+    current = (
+        result.get("status") == "passed"
+        and result.get("code_sha1") == code_sha1(slug)
+        and result.get("parameters") == parameters
+    )
+    return result if current else None
 
 
 # --- the summary -----------------------------------------------------------------------------
@@ -369,8 +377,8 @@ def main(args) -> int:
     out_dir.mkdir(parents=True, exist_ok=True)
 
     start = time.perf_counter()
-    results = [r for s in slugs for k in seeds if (r := done(out_dir, s, k))]
-    todo = [(s, k) for s in slugs for k in seeds if not done(out_dir, s, k)]
+    results = [r for s in slugs for k in seeds if (r := done(out_dir, s, k, params[s]))]
+    todo = [(s, k) for s in slugs for k in seeds if not done(out_dir, s, k, params[s])]
     print(
         f"sweep {out_dir}: {len(slugs)} chapter(s) x {len(seeds)} seed(s), "
         f"{len(results)} already done, {len(todo)} to run",
