@@ -247,3 +247,25 @@ def test_chapter_code_is_ruff_formatted_and_clean(slug):
         cwd=ROOT,
     )
     assert check.returncode == 0, check.stdout
+
+
+def test_outside_a_clone_the_check_cell_stops_with_one_clear_message(slug):
+    """Downloaded alone, a chapter cannot import `lib`: its check cell must say how to get it,
+    in one message, before anything else runs."""
+    import builtins
+
+    check_cell = code_cells(chapter_paths(slug)["md"])[1].source
+    assert check_cell.lstrip().startswith("try:\n    import lib"), (
+        f"{slug}: the check cell must begin with the `try: import lib` guard"
+    )
+    guard = check_cell[: check_cell.index("from None") + len("from None")]
+    real_import = builtins.__import__
+
+    def no_lib(name, *args, **kwargs):
+        if name == "lib" or name.startswith("lib."):
+            raise ModuleNotFoundError("No module named 'lib'", name="lib")
+        return real_import(name, *args, **kwargs)
+
+    with pytest.raises(SystemExit) as stop:
+        exec(guard, {"__builtins__": {**vars(builtins), "__import__": no_lib}})
+    assert "make install" in str(stop.value) and "pip install" in str(stop.value)

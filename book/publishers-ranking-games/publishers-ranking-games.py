@@ -218,11 +218,19 @@ rate_instances = 20
 rate_rounds = 2000
 
 # %% tags=["hide-input"]
+try:
+    import lib
+except ModuleNotFoundError:
+    raise SystemExit(
+        "This chapter needs the book's `lib` package. Run it from a clone of the "
+        "book's repository after `make install` (see its README), or "
+        "`pip install -r requirements.txt` and `pip install -e .` in that clone."
+    ) from None
+
 import time
 
 import numpy as np
 
-import lib
 
 lib.check_bool("progress", progress)
 lib.check_int("n_publishers", n_publishers, low=2, high=50)

@@ -240,12 +240,20 @@ ks_alpha = 1e-4  # false-alarm level of the DKW bound for each KS test
 memory_gb = 8.0  # refuse runs whose state vectors would need more memory than this
 
 # %% tags=["hide-input"]
+try:
+    import lib
+except ModuleNotFoundError:
+    raise SystemExit(
+        "This chapter needs the book's `lib` package. Run it from a clone of the "
+        "book's repository after `make install` (see its README), or "
+        "`pip install -r requirements.txt` and `pip install -e .` in that clone."
+    ) from None
+
 import time
 
 import numpy as np
 from scipy import stats
 
-import lib
 
 lib.check_bool("progress", progress)
 lib.check_int("haar_qubits", haar_qubits, low=4, high=20)

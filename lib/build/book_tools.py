@@ -307,8 +307,20 @@ def run(
             raise SystemExit(
                 "--record keeps the runtime of the paper preset, without overrides"
             )
-        write_paper_run(slug, out, seconds, str(params.get("device", "default")))
+        write_paper_run(
+            slug, out, seconds, resolved_device(params.get("device", "auto"))
+        )
     return out
+
+
+def resolved_device(device: str) -> str:
+    """The device a run with this ``device`` parameter used: ``cpu`` or ``cuda``."""
+    from lib.runtime import pick_device
+
+    try:
+        return pick_device(device)
+    except ValueError:
+        return str(device)
 
 
 def write_paper_run(slug: str, executed: Path, seconds: float, device: str) -> Path:
