@@ -672,8 +672,9 @@ def realised(p, n):
     return np.floor(p * n) / n  # the fraction of synthetic examples among the first n
 
 
-theory_sim = np.array(
-    [
+def theory_grid(sizes):
+    """The theory's test error for every p2 (rows) and training-set size n (columns)."""
+    risk = [
         [
             mixed_ridge_risk(
                 spectrum,
@@ -684,28 +685,14 @@ theory_sim = np.array(
                 ridge_schedule(n),
                 n,
             )
-            for n in ns
+            for n in sizes
         ]
         for p in p2s
     ]
-)
-theory_line = np.array(
-    [
-        [
-            mixed_ridge_risk(
-                spectrum,
-                a_w,
-                beta_w,
-                realised(p, n),
-                noise_std**2,
-                ridge_schedule(n),
-                n,
-            )
-            for n in ns_theory
-        ]
-        for p in p2s
-    ]
-)
+    return np.array(risk)
+
+
+theory_sim, theory_line = theory_grid(ns), theory_grid(ns_theory)
 floors = p2s**2 * quality_c2
 slope_pred = -(source_decay - 1) / source_decay
 
