@@ -1,0 +1,792 @@
+# ---
+# jupyter:
+#   jupytext:
+#     cell_metadata_filter: -execution,-ExecuteTime,-collapsed,-scrolled
+#     default_lexer: ipython3
+#     formats: ipynb,md:myst,py:percent
+#     notebook_metadata_filter: -jupytext.text_representation.jupytext_version
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # A one-layer transformer learns to select the relevant group of variables
+#
+# ```{admonition} About this chapter
+# :class: tip
+# Paper: {cite:t}`zhang2025transformer` (ICLR 2025). Question: the input is $D$ groups of $d$
+# Gaussian variables and the label depends on one group only. Does a one-layer, one-head
+# transformer trained by gradient descent from zero learn to *attend* to that group and ignore
+# the others, and does the trained attention then make a new task on the same group learnable
+# from $\tilde O(d + D)$ samples instead of the $\approx dD$ that logistic regression on all the
+# variables needs? We train the model with hand-derived gradients on a population-like loss, watch
+# the attention concentrate, then fine-tune its value vector on $8$ to $256$ samples of a new task
+# against logistic regression. The defaults ($D = d = 8$, four training runs of 600 steps, 32
+# downstream tasks) run in under a minute on one CPU core;
+# `make run CHAPTER=transformers-group-sparsity PRESET=paper` doubles $D$ and $d$ and trains longer.
+# ```
+#
+# ## The question
+#
+# Group sparsity is the classical statistical model in which the variables come in groups and only
+# a few groups matter {cite:p}`yuan2006model`: the group Lasso selects them with a penalty. A
+# transformer has no penalty, but it has attention {cite:p}`vaswani2017attention`: each token decides how much to read from every
+# other token. If the tokens are the groups, selecting a group is attending to a token, and a
+# trained transformer might perform variable selection on its own.
+#
+# {cite:t}`zhang2025transformer` prove this for the smallest transformer that can do it: one layer,
+# one head, trained by gradient descent on the population logistic loss. They show that (i) every
+# token ends up attending to the relevant group, (ii) the value vector aligns with the true
+# direction and ignores the positional part of the tokens, and (iii) a pre-trained model adapts to
+# a *new* classification task on the same group with a sample complexity that grows with $d + D$,
+# not with the $dD$ variables. We test all three at $D = d = 8$, where $dD = 64$ and $d + D = 16$.
+#
+# ## The setting and the theorem
+#
+# ```{prf:definition} Group-sparse classification
+# :label: tgs-def-data
+#
+# The input is $X = [x_1, \dots, x_D] \in \mathbb R^{d \times D}$ with groups
+# $x_j \overset{\text{iid}}{\sim} \mathcal N(0, \sigma_x^2 I_d)$. One group $j^\star$ is relevant,
+# and for a unit vector $v^\star \in \mathbb R^d$ the label is
+#
+# $$
+# y = \operatorname{sign}\langle x_{j^\star}, v^\star \rangle .
+# $$ (eq-tgs-label)
+# ```
+#
+# ```{prf:definition} Tokens and the one-layer transformer
+# :label: tgs-def-model
+#
+# Let $p_1, \dots, p_D \in \mathbb R^D$ be orthonormal positional encodings. Token $j$ is the
+# group with its position *concatenated*, $z_j = [x_j; p_j] \in \mathbb R^{m}$ with $m = d + D$,
+# and $Z = [z_1, \dots, z_D]$. With a merged key-query matrix $W \in \mathbb R^{m \times m}$ and a
+# value vector $v = [v_1; v_2]$ ($v_1 \in \mathbb R^d$, $v_2 \in \mathbb R^D$), the model is
+#
+# $$
+# f(X; W, v) = \sum_{j=1}^D v^\top Z\, \mathrm{softmax}\big(Z^\top W z_j\big)
+# = v^\top Z S \mathbf 1_D, \qquad
+# S_{ij} = \frac{e^{z_i^\top W z_j}}{\sum_{k} e^{z_k^\top W z_j}} ,
+# $$ (eq-tgs-model)
+#
+# so $S_{ij}$ is the attention that token $j$ pays to token $i$, and each column of $S$ sums to one.
+# It is trained on the logistic loss $L(W, v) = \mathbb E\, \log\big(1 + e^{-y f(X; W, v)}\big)$
+# by gradient descent from $W = 0$, $v = 0$ with step size $\eta$.
+# ```
+#
+# ```{prf:theorem} Variable selection by gradient descent (informal, after Zhang, Meng and Cao)
+# :label: tgs-thm-selection
+#
+# In the setting of {prf:ref}`tgs-def-data` and {prf:ref}`tgs-def-model`, gradient descent on the
+# population loss from zero reaches, after a number of steps polynomial in $D$ (and in $1/\epsilon$
+# for a target loss $\epsilon$), a point where
+#
+# * every token attends to the relevant group: $S_{j^\star j} \ge 1 - e^{-\Theta(D)}$ for all $j$;
+# * the value vector's feature part is aligned with the truth, $v_1 \parallel v^\star$, and its
+#   positional part is $v_2 = 0$;
+# * the population loss goes to zero at a rate with matching upper and lower bounds.
+#
+# (See the paper for the exact statement, the iteration count and the constants.)
+# ```
+#
+# ```{prf:proof}
+# (Sketch of the mechanism; the paper's proof tracks the full trajectory.) *Symmetry.* Flipping
+# $X \to -X$ flips $y$ and leaves the distribution unchanged. If $v_2 = 0$ and the cross blocks of
+# $W$ (between features and positions) are zero, the scores $z_i^\top W z_j$ are even in $X$, so $S$
+# is even and $f$ is odd; then the gradients of the loss in $v_2$ and in the cross blocks are
+# expectations of odd functions and vanish. Gradient descent from zero therefore keeps $v_2 = 0$
+# and the cross blocks at zero for ever.
+#
+# *First steps.* At $W = 0$ the attention is uniform, $S = \mathbf 1\mathbf 1^\top / D$, so
+# $f = v^\top \sum_i z_i$ and the gradient in $v$ is $-\tfrac12 \mathbb E[y \sum_i z_i]$, whose only
+# non-zero part is $\mathbb E[y\, x_{j^\star}] = \sigma_x\sqrt{2/\pi}\, v^\star$: $v_1$ starts along
+# $v^\star$. With $v = [c\, v^\star; 0]$ and uniform attention, the derivative of $f$ in the score
+# $A_{ij} = z_i^\top W z_j$ is $S_{ij}(u_i - \bar u)$ with $u_i = c\langle x_i, v^\star\rangle$ and
+# $\bar u$ their mean, and $\mathbb E[y\, (u_i - \bar u)] \propto \mathbf 1[i = j^\star] - 1/D$. The
+# positional block of $W$ thus moves along $(p_{j^\star} - \bar p)(\sum_j p_j)^\top$: the score of
+# token $j^\star$ rises *for every query* $j$, the others fall. Attending to $j^\star$ makes $f$ read
+# $v_1^\top x_{j^\star}$ with weight $\approx D$, which sharpens the gradient in $v_1$, which in turn
+# sharpens the attention: the two reinforce each other until the loss is small, after which both
+# grow like the logarithm of the number of steps, as logistic regression on separable data does.
+# ```
+#
+# ```{prf:theorem} Downstream sample complexity (informal)
+# :label: tgs-thm-transfer
+#
+# Take a new task with the same relevant group and a new direction $v^{\star\prime}$. Fine-tune the
+# pre-trained model on $n$ samples. With probability $1 - \delta$ its test error is
+# $O\big(\tfrac{d + D}{\gamma^2 n} \log^2 n\big) + O\big(\tfrac{\log(1/\delta)}{n}\big)$ for a margin
+# $\gamma$, so $\tilde O\big((d+D)/\epsilon\big)$ samples reach error $\epsilon$. Logistic regression
+# on the $dD$ variables of $\mathrm{vec}(X)$ needs of the order of $dD/\epsilon$.
+# ```
+#
+# Why $d + D$: after pre-training, the attention maps an input to the feature
+# $\xi(X) = Z S(X) \mathbf 1_D \in \mathbb R^{d+D}$, which is close to $D\, z_{j^\star}$ whatever
+# the new task is. Fine-tuning $v$ is then a linear classifier on $d + D$ features, and a linear
+# classifier on $k$ features needs of the order of $k/\epsilon$ samples in this realisable problem;
+# on $\mathrm{vec}(X)$, $k = dD$ {cite:p}`soudry2018implicit`. In fact the positional part of
+# $\xi$ is nearly constant ($\approx D p_{j^\star}$), so it acts as a bias and the effective
+# dimension is close to $d + 1$.
+#
+# ```{note}
+# **Where this chapter departs from the paper.** The paper's experimental constants were not
+# available to us (only $\eta = 0.5$); these settings are ours.
+# * **Population loss.** Each gradient step uses a fresh batch of 512 samples made of 256
+#   *antithetic pairs* $(X, y)$ and $(-X, -y)$. This keeps the $X \to -X$ symmetry of the
+#   population loss exactly, which the theorem's $v_2 = 0$ rests on. A control run draws 512
+#   i.i.d. samples instead, and shows what happens when the symmetry is only approximate.
+# * $D = d = 8$, $\sigma_x = 1$, $\eta = 0.5$, 600 steps; positional encodings are the orthonormal
+#   cosine (DCT-II) basis of $\mathbb R^D$. Four runs per seed, each with its own $j^\star$ (distinct,
+#   drawn at random) and $v^\star$.
+# * **Fine-tuning** trains $v$ only, with $W$ frozen at its pre-trained value: the bound's $d + D$
+#   is the size of $v$. Both the transformer's head and the logistic-regression baseline are fitted
+#   by Newton's method to the minimum of the same logistic loss with a small ridge
+#   $\lambda = 10^{-3}$ (a strictly convex problem, so the starting point does not matter); on
+#   separable data this approximates the max-margin classifier that (stochastic) gradient descent
+#   converges to in direction {cite:p}`soudry2018implicit`.
+# * The paper's CIFAR-10 experiment (patches as groups) is not run: it needs data we do not ship.
+# ```
+#
+# ## The algorithm
+#
+# The gradients are derived by hand. For one sample write $u_i = v^\top z_i$, so that
+# $f = u^\top S \mathbf 1 = \sum_j (S^\top u)_j$. Then
+#
+# $$
+# \frac{\partial f}{\partial v} = Z S \mathbf 1, \qquad
+# \frac{\partial f}{\partial A_{ij}} = S_{ij}\big(u_i - (S^\top u)_j\big) =: G_{ij}, \qquad
+# \frac{\partial f}{\partial W} = \sum_{i,j} G_{ij}\, z_i z_j^\top = Z G Z^\top ,
+# $$ (eq-tgs-grad)
+#
+# the middle one being the derivative of a softmax over $i$ in column $j$. The loss adds the factor
+# $\partial \ell / \partial f = -y\, \sigma(-y f)$ per sample. All runs and samples are batched. The
+# tokens are stored feature-major, `Z[run, feature, sample, token]`, so that the two contractions
+# that dominate the cost, $W Z$ and $\sum_{\text{samples}} Z G Z^\top$, are each one matrix product
+# per run.
+
+# %% tags=["parameters"]
+seed = 0
+device = "cpu"  # numpy only; the device just has to be valid
+progress = False
+n_groups = 8  # D, groups = tokens
+group_dim = 8  # d, variables per group
+sigma_x = 1.0  # standard deviation of every variable
+n_runs = 4  # pre-training runs, each with its own relevant group j* and v*
+batch_size = 512  # fresh samples per gradient step (256 antithetic pairs)
+steps = 600  # gradient-descent steps of pre-training
+learning_rate = 0.5  # eta, for W and v alike
+n_checkpoints = 30  # steps at which the trajectory is recorded
+control_runs = 2  # runs of the control with i.i.d. (not antithetic) batches
+sample_sizes = [8, 16, 32, 64, 128, 256]  # n of the downstream tasks
+tasks_per_run = 8  # new directions v*' per pre-trained model
+test_size = 4000  # test samples per pre-trained model (transformer's error)
+ridge = 1e-3  # lambda of the ridge-logistic fits downstream
+
+# %% tags=["hide-input"]
+try:
+    import lib
+except ModuleNotFoundError:
+    raise SystemExit(
+        "This chapter needs the book's `lib` package. Run it from a clone of the "
+        "book's repository after `make install` (see its README), or "
+        "`pip install -r requirements.txt` and `pip install -e .` in that clone."
+    ) from None
+
+
+import time
+
+import numpy as np
+from scipy.special import expit
+
+lib.check_int("seed", seed, low=0, high=2**32 - 1)
+lib.check_choice("device", device, ["auto", "cpu", "cuda"])
+lib.check_bool("progress", progress)
+lib.check_int("n_groups", n_groups, low=2)
+lib.check_int("group_dim", group_dim, low=1)
+lib.check_float("sigma_x", sigma_x, low=0.0, low_open=True)
+lib.check_int("n_runs", n_runs, low=1, high=n_groups)
+lib.check_int("batch_size", batch_size, low=2)
+if batch_size % 2:
+    raise ValueError(
+        f"parameter `batch_size` = {batch_size!r} is invalid: must be an even "
+        "integer >= 2 (it is made of antithetic pairs)"
+    )
+lib.check_int("steps", steps, low=10)
+lib.check_float("learning_rate", learning_rate, low=0.0, low_open=True)
+lib.check_int("n_checkpoints", n_checkpoints, low=2, high=steps)
+lib.check_int("control_runs", control_runs, low=1, high=n_groups)
+lib.check_int_list("sample_sizes", sample_sizes, low=2, min_len=3, increasing=True)
+lib.check_int("tasks_per_run", tasks_per_run, low=2)
+lib.check_int("test_size", test_size, low=100)
+lib.check_float("ridge", ridge, low=0.0, low_open=True)
+D, d = n_groups, group_dim
+m = d + D
+n_tasks = n_runs * tasks_per_run
+largest = 8 * max(
+    4 * max(n_runs, control_runs) * m * batch_size * D,  # tokens, products
+    n_runs * m * test_size * D + n_runs * test_size * D * D,  # test tokens, attention
+    n_tasks * max(sample_sizes) * (m * D + d * D + D * D),  # downstream train sets
+    n_tasks * (d * D) ** 2 * 3,  # Newton's Hessians
+)
+if largest > 8e9:
+    raise ValueError(
+        f"parameters `n_groups`, `group_dim`, `batch_size`, `test_size`, "
+        f"`sample_sizes`, `tasks_per_run`: the arrays need {largest / 1e9:.0f} GB "
+        "(limit 8 GB); lower them"
+    )
+rng, device = lib.setup(seed, device)
+
+
+# %% [markdown]
+# The data of {prf:ref}`tgs-def-data` and the tokens of {prf:ref}`tgs-def-model`. Column $j$ of
+# `P` is $p_j$, the $j$-th vector of the orthonormal cosine basis.
+
+# %%
+def positional_encodings(D):
+    k, j = np.arange(D)[:, None], np.arange(D)[None, :]
+    P = np.sqrt(2 / D) * np.cos(np.pi * k * (j + 0.5) / D)
+    P[0] /= np.sqrt(2)
+    return P
+
+
+P = positional_encodings(D)
+
+
+def tokens(X):
+    """X[run, variable, sample, group] -> Z[run, feature, sample, token]."""
+    R, _, n, _ = X.shape
+    return np.concatenate([X, np.broadcast_to(P[None, :, None, :], (R, D, n, D))], 1)
+
+
+def labels(X, j_star, v_star):
+    """y = sign<x_{j*}, v*> for X[run, variable, sample, group], one j*, v* per run."""
+    x_rel = X[np.arange(len(j_star)), :, :, j_star]  # [run, variable, sample]
+    return np.sign(np.einsum("ran,ra->rn", x_rel, v_star))
+
+
+def sample(n, j_star, v_star, antithetic=True):
+    """A batch of n samples per run; antithetic: half of them are the negatives."""
+    R = len(j_star)
+    X = sigma_x * rng.standard_normal((R, d, n // 2 if antithetic else n, D))
+    if antithetic:
+        X = np.concatenate([X, -X], axis=2)
+    return tokens(X), labels(X, j_star, v_star)
+
+
+# %% [markdown]
+# The model {eq}`eq-tgs-model` and the gradient {eq}`eq-tgs-grad`, for a batch of runs `W[run]`,
+# `v[run]`.
+
+# %%
+def attention(W, Z):
+    """S[run, sample, i, j]: attention of token j on token i (softmax over i)."""
+    R, m, n, D = Z.shape
+    WZ = (W @ Z.reshape(R, m, n * D)).reshape(R, m, n, D)
+    A = Z.transpose(0, 2, 3, 1) @ WZ.transpose(0, 2, 1, 3)  # A_ij = z_i^T W z_j
+    S = np.exp(A - A.max(2, keepdims=True))
+    return S / S.sum(2, keepdims=True)
+
+
+def loss_and_grad(W, v, Z, y):
+    R, m, n, D = Z.shape
+    Zf = Z.reshape(R, m, n * D)
+    S = attention(W, Z)
+    u = (v[:, None, :] @ Zf).reshape(R, n, D)  # u_i = v^T z_i
+    Su = (u[:, :, None, :] @ S)[:, :, 0, :]  # (S^T u)_j
+    margin = y * Su.sum(-1)  # y f
+    g = -y * expit(-margin) / n  # dL/df per sample
+    grad_v = (Zf @ (S.sum(3) * g[..., None]).reshape(R, n * D, 1))[..., 0]
+    G = S * (u[..., :, None] - Su[..., None, :]) * g[:, :, None, None]
+    H = np.empty_like(Z)  # H = Z G, stored feature-major
+    np.matmul(Z.transpose(0, 2, 1, 3), G, out=H.transpose(0, 2, 1, 3))
+    grad_W = H.reshape(R, m, n * D) @ Zf.transpose(0, 2, 1)
+    loss = np.logaddexp(0.0, -margin).mean(1)
+    return loss, grad_W, grad_v, S
+
+
+# %% [markdown]
+# Before training on it, the hand-derived gradient is compared with central finite differences of
+# the loss, along a random direction, at a random point.
+
+# %%
+def fd_check(n=16, eps=1e-5):
+    j_star = np.array([1])
+    v_star = np.ones((1, d)) / np.sqrt(d)
+    Z, y = sample(n, j_star, v_star, antithetic=False)
+    W, v = 0.3 * rng.standard_normal((1, m, m)), rng.standard_normal((1, m))
+    dW, dv = rng.standard_normal((1, m, m)), rng.standard_normal((1, m))
+    _, gW, gv, _ = loss_and_grad(W, v, Z, y)
+    plus = loss_and_grad(W + eps * dW, v + eps * dv, Z, y)[0][0]
+    minus = loss_and_grad(W - eps * dW, v - eps * dv, Z, y)[0][0]
+    numeric = (plus - minus) / (2 * eps)
+    analytic = (gW * dW).sum() + (gv * dv).sum()
+    return abs(numeric - analytic) / abs(analytic)
+
+
+fd_error = fd_check()
+shown = "< 1e-06" if fd_error < 1e-6 else f"{fd_error:.1e}"
+print(f"finite differences vs hand-derived gradient: relative error {shown}")
+
+
+# %% [markdown]
+# Gradient descent from zero. Besides the loss we record, for each run, the attention on the
+# relevant group, $\min_j \mathbb E[S_{j^\star j}]$ (the least attentive query, averaged over the
+# batch), the alignment $\cos(v_1, v^\star)$ and the norms of $v_1$ and $v_2$.
+
+# %%
+def pretrain(j_star, v_star, antithetic=True, desc="pre-training"):
+    R = len(j_star)
+    W, v = np.zeros((R, m, m)), np.zeros((R, m))
+    marks = set(np.linspace(0, steps - 1, n_checkpoints).round().astype(int))
+    log = {k: [] for k in ("step", "loss", "attention", "cos", "v1", "v2")}
+    for t in lib.progress(range(steps), enabled=progress, desc=desc):
+        Z, y = sample(batch_size, j_star, v_star, antithetic)
+        loss, grad_W, grad_v, S = loss_and_grad(W, v, Z, y)
+        if t in marks:  # metrics at the point where this step's gradient was taken
+            v1, v2 = v[:, :d], v[:, d:]
+            norm1 = np.linalg.norm(v1, axis=1)
+            log["step"].append(t)
+            log["loss"].append(loss)
+            log["attention"].append(S[np.arange(R), :, j_star, :].mean(1).min(-1))
+            log["cos"].append((v1 * v_star).sum(1) / np.maximum(norm1, 1e-300))
+            log["v1"].append(norm1)
+            log["v2"].append(np.linalg.norm(v2, axis=1))
+        W -= learning_rate * grad_W
+        v -= learning_rate * grad_v
+    return W, v, {k: np.array(a) for k, a in log.items()}
+
+
+def unit_vectors(*shape):
+    u = rng.standard_normal((*shape, d))
+    return u / np.linalg.norm(u, axis=-1, keepdims=True)
+
+
+j_star = rng.choice(D, size=n_runs, replace=False)
+v_star = unit_vectors(n_runs)
+clock = time.perf_counter()
+W_pre, v_pre, traj = pretrain(j_star, v_star)
+print(f"{n_runs} runs x {steps} steps: {time.perf_counter() - clock:.1f} s wall-clock")
+print("relevant groups j*:", ", ".join(str(j) for j in j_star))
+
+# %% [markdown]
+# ## The experiment
+#
+# ### Pre-training: the attention finds the group
+
+# %%
+print("step | loss (max) | min_j E[S_j*j] (range) | cos(v1, v*) (min) | |v1| (mean)")
+for i in np.linspace(0, n_checkpoints - 1, 6).round().astype(int):
+    row = [traj[k][i] for k in ("loss", "attention", "cos", "v1")]
+    print(
+        f"{traj['step'][i]:4d} | {row[0].max():.3f}      | {row[1].min():.3f}-"
+        f"{row[1].max():.3f}            | {row[2].min():.4f}            | "
+        f"{row[3].mean():.2f}"
+    )
+v2_ratio = (traj["v2"] / np.maximum(traj["v1"], 1e-300))[1:].max()
+shown = "< 1e-12" if v2_ratio < 1e-12 else f"{v2_ratio:.1e}"
+print(f"largest |v2|/|v1| over all steps and runs: {shown}")
+
+# %% mystnb={"figure": {"caption": "Pre-training from W = 0, v = 0, one line per run (each its own relevant group). Left: the population-like loss on each step's batch. Middle: the attention on the relevant group of the least attentive token, which starts at 1/D and climbs towards 1. Right: the alignment cos(v1, v*) of the value vector's feature part.", "name": "fig-transformers-group-sparsity-training"}} tags=["hide-input"]
+fig, axes = lib.subplots(1, 3, width=12.0)
+steps_axis = traj["step"] + 1
+for r in range(n_runs):
+    color = lib.PALETTE[r % len(lib.PALETTE)]
+    label = f"j* = {j_star[r]}"
+    axes[0].plot(steps_axis, traj["loss"][:, r], color=color, label=label)
+    axes[1].plot(steps_axis, traj["attention"][:, r], color=color, label=label)
+    axes[2].plot(steps_axis, traj["cos"][:, r], color=color, label=label)
+axes[1].axhline(1 / D, color="0.5", ls=":", lw=1, label="uniform, 1/D")
+axes[0].set_ylabel("logistic loss (batch)")
+axes[1].set_ylabel(r"min$_j$ E[S$_{j^*j}$]")
+axes[1].set_ylim(0, 1)
+axes[2].set_ylabel(r"cos(v$_1$, v*)")
+for ax in axes:
+    ax.set_xlabel("gradient step")
+axes[0].legend()
+axes[1].legend(loc="upper left")
+lib.show(fig)
+
+# %% [markdown]
+# The final attention pattern, averaged over a fresh batch of inputs, is the heatmap of
+# {numref}`fig-transformers-group-sparsity-heatmap`: for every run the row of the relevant group
+# is lit, whatever the query token. The positional block of $W$ says why: in the basis of the
+# positional encodings, $P^\top W_{22} P$ has its row $j^\star$ above all others, by the margin
+# printed below; the content block $W_{11}$ and the cross blocks stay small or zero.
+
+# %%
+Z_fresh, _ = sample(batch_size, j_star, v_star)
+S_mean = attention(W_pre, Z_fresh).mean(1)  # [run, i, j]
+W22 = P.T @ W_pre[:, d:, d:] @ P  # scores between positions i and j
+others = np.ones((n_runs, D), bool)
+others[np.arange(n_runs), j_star] = False
+row_star = W22[np.arange(n_runs), j_star, :]  # [run, j]
+gap = row_star.min(1) - W22.max(1, where=others[:, :, None], initial=-np.inf).max(1)
+cross = np.abs(W_pre[:, :d, d:]).max() + np.abs(W_pre[:, d:, :d]).max()
+print(
+    f"positional score margin of row j* over the other rows: "
+    f"{gap.min():.2f}-{gap.max():.2f}"
+)
+print(f"largest |entry| of the content block W11: {np.abs(W_pre[:, :d, :d]).max():.2f}")
+shown = "< 1e-12" if cross < 1e-12 else f"{cross:.1e}"
+print(f"largest |entry| of the cross blocks W12, W21: {shown}")
+
+# %% mystnb={"figure": {"caption": "Attention matrices E[S] after pre-training, averaged over fresh inputs, one panel per run. Entry (i, j) is the attention that token j (column) pays to token i (row); the relevant group j* is marked. Every column puts most of its mass on row j*.", "name": "fig-transformers-group-sparsity-heatmap"}} tags=["hide-input"]
+fig, axes = lib.subplots(1, n_runs, width=3.0 * n_runs, height=3.2, squeeze=False)
+for r, ax in enumerate(axes[0]):
+    image = ax.imshow(S_mean[r], vmin=0, vmax=1, cmap="viridis")
+    ax.set_title(f"run {r}: j* = {j_star[r]}")
+    ax.set_xlabel("query token j")
+    ax.set_yticks(range(D))
+    ax.set_xticks(range(D))
+    ax.grid(False)
+    ax.axhline(j_star[r], color="w", lw=0.8, ls=":")
+axes[0][0].set_ylabel("attended token i")
+fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="attention")
+lib.show(fig)
+
+# %% [markdown]
+# ### The control: i.i.d. batches break the symmetry
+#
+# The theorem's $v_2 = 0$ comes from the $X \to -X$ symmetry of the population loss, which our
+# antithetic batches keep exactly. With i.i.d. batches of the same size the symmetry holds only on
+# average: the sampling noise gives $v_2$ and the cross blocks of $W$ small non-zero values at
+# every step. Do they stay small?
+
+# %%
+clock = time.perf_counter()
+j_ctrl = rng.choice(D, size=control_runs, replace=False)
+v_ctrl = unit_vectors(control_runs)
+W_ctrl, v_ctrl_fit, traj_ctrl = pretrain(j_ctrl, v_ctrl, False, desc="control")
+print(f"control, {control_runs} runs: {time.perf_counter() - clock:.1f} s wall-clock")
+ratio_ctrl = traj_ctrl["v2"][-1] / traj_ctrl["v1"][-1]
+print(
+    "i.i.d. batches, final step: |v2|/|v1| = "
+    + ", ".join(f"{x:.2f}" for x in ratio_ctrl)
+    + "; min_j E[S_j*j] = "
+    + ", ".join(f"{x:.2f}" for x in traj_ctrl["attention"][-1])
+    + "; loss = "
+    + ", ".join(f"{x:.3f}" for x in traj_ctrl["loss"][-1])
+)
+cross_ctrl = np.abs(W_ctrl[:, :d, d:]).max() + np.abs(W_ctrl[:, d:, :d]).max()
+print(f"largest |entry| of the cross blocks W12, W21: {cross_ctrl:.2f}")
+
+# %% mystnb={"figure": {"caption": "Symmetric (antithetic) batches against i.i.d. batches, one line per run. Left: the positional part of the value vector relative to its feature part, |v2|/|v1|: zero throughout with antithetic batches, growing to order one with i.i.d. batches. Right: the attention on the relevant group rises in both.", "name": "fig-transformers-group-sparsity-control"}} tags=["hide-input"]
+fig, axes = lib.subplots(1, 2, width=10.0)
+for run_traj, color, name in (
+    (traj, lib.PALETTE[0], "antithetic"),
+    (traj_ctrl, lib.PALETTE[1], "i.i.d."),
+):
+    ratio = run_traj["v2"][1:] / run_traj["v1"][1:]
+    for r in range(ratio.shape[1]):
+        label = f"{name} batches" if r == 0 else None
+        axes[0].plot(run_traj["step"][1:] + 1, ratio[:, r], color=color, label=label)
+        axes[1].plot(
+            run_traj["step"] + 1, run_traj["attention"][:, r], color=color, label=label
+        )
+axes[0].set_ylabel(r"|v$_2$| / |v$_1$|")
+axes[1].set_ylabel(r"min$_j$ E[S$_{j^*j}$]")
+axes[1].set_ylim(0, 1)
+for ax in axes:
+    ax.set_xlabel("gradient step")
+    ax.legend(loc="upper left")
+lib.show(fig)
+
+
+# %% [markdown]
+# ### Downstream: a new task from few samples
+#
+# Each pre-trained model gets `tasks_per_run` new tasks: a fresh direction $v^{\star\prime}$ on the
+# same relevant group. With $W$ frozen, the model's output is $v^\top \xi(X)$ with the feature
+# $\xi(X) = Z S(X)\mathbf 1 \in \mathbb R^{d+D}$, so fine-tuning $v$ on $n$ samples is a logistic
+# regression on $\xi$. The baseline is a logistic regression on $\mathrm{vec}(X) \in \mathbb R^{dD}$,
+# fitted by the same solver on the same samples. The transformer's test error is measured on
+# `test_size` fresh inputs per model; the baseline's is exact, since for a linear classifier $w$ on
+# isotropic Gaussian inputs the error is the angle between $w$ and the truth over $\pi$.
+
+# %%
+def features(W, X):
+    """xi(X) = Z S 1 for X[run, variable, sample, group] -> [run, sample, d + D]."""
+    Z = tokens(X)
+    weight = attention(W, Z).sum(3)  # (S 1)_i, [run, sample, i]
+    return np.einsum("rasi,rsi->rsa", Z, weight)
+
+
+def ridge_logistic(F, y, lam, iters=100):
+    """Minimise mean log(1 + exp(-y F w)) + lam/2 |w|^2 by Newton; F [task, n, k]."""
+    n, k = F.shape[1:]
+    w = np.zeros((F.shape[0], k))
+    for _ in range(iters):
+        s = expit(-y * (F @ w[..., None])[..., 0])
+        grad = -((y * s)[:, None, :] @ F)[:, 0] / n + lam * w
+        if np.abs(grad).max() < 1e-10:
+            return w
+        hess = (F * (s * (1 - s))[..., None]).transpose(0, 2, 1) @ F / n
+        w -= np.linalg.solve(hess + lam * np.eye(k), grad[..., None])[..., 0]
+    raise RuntimeError(f"Newton did not converge: gradient {np.abs(grad).max():.1e}")
+
+
+task_run = np.repeat(np.arange(n_runs), tasks_per_run)  # the model each task uses
+W_task, j_task = W_pre[task_run], j_star[task_run]
+v_new = unit_vectors(n_tasks)
+X_test = sigma_x * rng.standard_normal((n_runs, d, test_size, D))
+xi_test = features(W_pre, X_test)[task_run]  # [task, sample, d + D]
+y_test = labels(X_test[task_run], j_task, v_new)
+
+clock = time.perf_counter()
+err_tf, err_lr = [], []
+for n in lib.progress(sample_sizes, enabled=progress, desc="downstream n"):
+    X = sigma_x * rng.standard_normal((n_tasks, d, n, D))
+    y = labels(X, j_task, v_new)
+    w_tf = ridge_logistic(features(W_task, X), y, ridge)
+    err_tf.append((np.sign((xi_test @ w_tf[..., None])[..., 0]) != y_test).mean(1))
+    vec_X = X.transpose(0, 2, 1, 3).reshape(n_tasks, n, d * D)
+    w_lr = ridge_logistic(vec_X, y, ridge).reshape(n_tasks, d, D)
+    w_rel = w_lr[np.arange(n_tasks), :, j_task]
+    cos_lr = (w_rel * v_new).sum(1) / np.linalg.norm(w_lr, axis=(1, 2))
+    err_lr.append(np.arccos(np.clip(cos_lr, -1, 1)) / np.pi)
+err_tf, err_lr = np.array(err_tf), np.array(err_lr)  # [n, task]
+print(f"downstream fits: {time.perf_counter() - clock:.1f} s wall-clock")
+
+# %%
+ns = np.array(sample_sizes)
+mean_tf, mean_lr = err_tf.mean(1), err_lr.mean(1)
+se_tf = err_tf.std(1, ddof=1) / np.sqrt(n_tasks)
+se_lr = err_lr.std(1, ddof=1) / np.sqrt(n_tasks)
+print("   n | transformer err | logistic reg. err | n err/(d+D) | n err/(dD)")
+for n, a, sa, b, sb in zip(ns, mean_tf, se_tf, mean_lr, se_lr):
+    print(
+        f"{n:4d} | {a:.3f} ± {sa:.3f}   | {b:.3f} ± {sb:.3f}     | "
+        f"{n * a / (d + D):.2f}        | {n * b / (d * D):.2f}"
+    )
+
+# %% mystnb={"figure": {"caption": "Test error of the new task against the number of samples n (log-log), mean over the tasks with \u00b12 standard errors: the fine-tuned transformer (attention frozen, value vector trained) against logistic regression on all dD variables. Dashed: (d+D)/n and dD/n times the constants fitted below, over the range of n used for each fit.", "name": "fig-transformers-group-sparsity-downstream"}} tags=["hide-input"]
+fig, ax = lib.subplots()
+for mean, se, color, label in (
+    (mean_tf, se_tf, lib.PALETTE[0], "pre-trained transformer, v fine-tuned"),
+    (mean_lr, se_lr, lib.PALETTE[1], "logistic regression on vec(X)"),
+):
+    ax.errorbar(ns, mean, yerr=2 * se, marker="o", capsize=3, color=color, label=label)
+fit_tf, fit_lr = ns >= 2 * (d + D), ns >= d * D
+c_tf = np.exp(np.log(mean_tf * ns / (d + D))[fit_tf].mean())
+c_lr = np.exp(np.log(mean_lr * ns / (d * D))[fit_lr].mean())
+for fit, c, k, color, label in (
+    (fit_tf, c_tf, d + D, lib.PALETTE[0], "c (d+D)/n, fitted"),
+    (fit_lr, c_lr, d * D, lib.PALETTE[1], "c' dD/n, fitted"),
+):
+    grid = np.geomspace(ns[fit][0], ns[-1], 20)
+    ax.plot(grid, c * k / grid, "--", color=color, lw=1, label=label)
+ax.axhline(0.5, color="0.5", ls=":", lw=1, label="chance")
+ax.set_xscale("log")
+ax.set_yscale("log")
+ax.set_ylim(min(mean_tf.min(), mean_lr.min()) / 2, 0.7)
+ticks = [t for t in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5) if t > ax.get_ylim()[0]]
+ax.set_yticks(ticks, [f"{t:g}" for t in ticks])
+ax.minorticks_off()
+ax.set_xticks(ns, [str(n) for n in ns])
+ax.set_xlabel("downstream training samples n (log scale)")
+ax.set_ylabel("test error (probability)")
+ax.legend(fontsize=9)
+lib.show(fig)
+
+# %%
+slope_tf = np.polyfit(np.log(ns[fit_tf]), np.log(mean_tf[fit_tf]), 1)[0]
+slope_lr = np.polyfit(np.log(ns[fit_lr]), np.log(mean_lr[fit_lr]), 1)[0]
+print(
+    f"transformer: err ~ c (d+D)/n with c = {c_tf:.2f} "
+    f"(fit over n >= {2 * (d + D)}), log-log slope {slope_tf:.2f}"
+)
+print(
+    f"logistic regression: err ~ c' dD/n with c' = {c_lr:.2f} "
+    f"(fit over n >= {d * D}), log-log slope {slope_lr:.2f}"
+)
+print(f"ratio of the constants c / c' = {c_tf / c_lr:.2f}")
+
+# %% [markdown]
+# Where does the transformer's curve flatten? The trained attention is not exactly one-hot: each
+# query still leaks a little attention to the irrelevant groups, so
+# $\xi_x = \sum_i (S\mathbf 1)_i\, x_i$ carries, besides $(S\mathbf 1)_{j^\star} x_{j^\star}$, a
+# Gaussian-like mixture of the other groups that no head $v$ can remove. Treating that mixture as
+# independent noise, a perfect head would still err with probability about
+# $\frac1\pi \arctan\big(\sqrt{\mathbb E\sum_{i\ne j^\star}(S\mathbf 1)_i^2} \,/\,
+# \mathbb E(S\mathbf 1)_{j^\star}\big)$, printed below from the trained attention: it is the floor
+# the curve approaches, and it falls as pre-training goes on.
+
+# %%
+weight = attention(W_pre, tokens(X_test)).sum(3)  # (S 1)_i, [run, sample, i]
+on = weight[np.arange(n_runs), :, j_star]  # [run, sample]
+leak = (weight**2).sum(-1) - on**2
+floor = np.arctan(np.sqrt(leak.mean(1)) / on.mean(1)) / np.pi
+print(
+    "attention-leak error floor, per pre-trained model: "
+    + ", ".join(f"{x:.3f}" for x in floor)
+)
+
+# %% [markdown]
+# ## What we reproduced
+#
+# The thresholds come from the spread we measured, not from the paper (which gives no numbers for
+# this setting). Over the runs of one seed the final attention $\min_j \mathbb E[S_{j^\star j}]$
+# varies by about a hundredth (the range is printed in the table above), and over seeds 0–9 the
+# smallest value per seed ranged from 0.83 to 0.85; we ask for more than $0.75$, six times the
+# uniform $1/D$, and for it to be still rising between the middle and the end of training. The
+# alignment $\cos(v_1, v^\star)$ was above $0.999$ on every run of seeds 0–9; we ask for $0.99$.
+# For $v_2$ we call "near zero" a ratio $|v_2|/|v_1| < 0.1$, for both kinds of batches. With
+# antithetic batches $v_2$ is zero by the symmetry argument up to rounding (below $10^{-12}$ on
+# every seed at $D = 8$), so that check mainly tests that the code keeps the symmetry. The control
+# with i.i.d. batches is the informative one: there the largest $|v_2|/|v_1|$ over the control
+# runs was between 1.8 and 2.3 on seeds 0–9 (single runs went as low as about a tenth), so the paper's
+# "$v_2 = 0$" is recorded as not reproduced *for finite i.i.d. batches*.
+#
+# Downstream, the transformer must beat logistic regression at every $n$ of the grid (the gap is
+# about ten standard errors of the difference or more at every $n$, and the largest ratio of the
+# mean errors was at most 0.69 over seeds 0–9). For the scaling we fit $\text{err} \approx c\, k/n$
+# with $k = d + D$ for the transformer (over $n \ge 2(d+D)$) and $k = dD$ for logistic regression
+# (over $n \ge dD$), a geometric mean of $n\,\text{err}/k$. If the curves scale like $(d+D)/n$ and
+# $dD/n$, both constants are of order one and similar: we ask for both in $[0.1, 1]$ (for a
+# max-margin classifier on $k$ isotropic Gaussian features the error falls like a constant below
+# one times $k/n$ once $n \gg k$, and more slowly before). A transformer whose attention had not selected the group would have
+# an error floor near $\frac1\pi\arctan\sqrt{D-1}$ and a constant of several units; one that
+# scaled like $dD/n$ would have $c \approx (dD/(d+D))\, c'$. Finally the error must be below the
+# bound's form $(d + D)/n$ with constant one at every $n$ of the grid.
+
+# %%
+claims = lib.Claims("transformers-group-sparsity", paper="zhang2025transformer")
+claims.add(
+    "The hand-derived gradient matches finite differences (relative error)",
+    "< 1e-06" if fd_error < 1e-6 else f"{fd_error:.1e}",
+    "(implementation check)",
+    fd_error < 1e-6,
+)
+att_end, att_mid = traj["attention"][-1], traj["attention"][n_checkpoints // 2]
+claims.add(
+    f"Every token attends to the relevant group: min over runs (all j* tried) and "
+    f"tokens of E[S_j*j] after {steps} steps > 0.75 (uniform: 1/D), and still rising",
+    att_end.min(),
+    "S_j*j >= 1 - exp(-Theta(D)) for all j (Thm. 3.2)",
+    bool(att_end.min() > 0.75 and (att_end > att_mid).all()),
+    fmt="{:.3f}",
+)
+cos_end = traj["cos"][-1]
+claims.add(
+    "The value vector's feature part aligns with v*: "
+    "min over runs of cos(v1, v*) > 0.99",
+    cos_end.min(),
+    "v1 aligned with v* (Thm. 3.2)",
+    bool(cos_end.min() > 0.99),
+    fmt="{:.4f}",
+)
+claims.add(
+    "Antithetic (symmetric) batches: the positional part v2 stays near 0 "
+    "(|v2|/|v1| < 0.1 at every checkpoint; max shown)",
+    "< 1e-12" if v2_ratio < 1e-12 else f"{v2_ratio:.1e}",
+    "v2 = 0 (Thm. 3.2)",
+    bool(v2_ratio < 0.1),
+)
+claims.add(
+    "i.i.d. batches of the same size: v2 stays near 0 (|v2|/|v1| < 0.1 on every "
+    "control run; max over runs shown)",
+    ratio_ctrl.max(),
+    "v2 = 0 (Thm. 3.2, population loss)",
+    bool(ratio_ctrl.max() < 0.1),
+    fmt="{:.2f}",
+    expect=False,
+)
+worst = (mean_tf / mean_lr).max()
+claims.add(
+    f"Downstream: the fine-tuned transformer's test error is below logistic "
+    f"regression's at every n in {ns[0]}..{ns[-1]} (largest ratio of mean errors)",
+    worst,
+    "pre-trained transformer adapts with few samples",
+    bool(worst < 1),
+    fmt="{:.2f}",
+)
+claims.add(
+    "Error curves scale like (d+D)/n and dD/n: fitted constants c (transformer) and "
+    "c' (logistic regression) both in [0.1, 1]",
+    f"c = {c_tf:.2f}, c' = {c_lr:.2f}",
+    "O~((d+D)/n) vs ~dD/n",
+    bool(0.1 <= min(c_tf, c_lr) and max(c_tf, c_lr) <= 1),
+)
+bound = (ns * mean_tf / (d + D)).max()
+claims.add(
+    "The transformer's error is below (d+D)/n at every n of the grid (max n err/(d+D))",
+    bound,
+    "err <= O((d+D) log^2 n / (gamma^2 n)) (transfer theorem)",
+    bool(bound < 1),
+    fmt="{:.2f}",
+)
+claims.report()
+
+# %% [markdown]
+# ## How this compares with the paper
+#
+# | | paper {cite:p}`zhang2025transformer` | this chapter |
+# |---|---|---|
+# | Model | one layer, one head, merged $W$, value $v$, concatenated positions | the same, numpy with hand-derived gradients, float64 |
+# | Training | GD on the population loss from 0, $\eta = 0.5$ | GD on fresh antithetic batches of 512 from 0, $\eta = 0.5$, 600 steps |
+# | Attention on $j^\star$ | $\ge 1 - e^{-\Theta(D)}$ for every token after $\mathrm{poly}(D)$ steps | every token, every $j^\star$ tried, every seed: well above $1/D$ and rising, but not yet near $1 - e^{-D}$ at 600 steps (printed table; {numref}`fig-transformers-group-sparsity-training`) |
+# | $v_1$, $v_2$ | $v_1 \parallel v^\star$, $v_2 = 0$ | $\cos(v_1, v^\star) > 0.99$; $v_2 = 0$ up to rounding with symmetric batches at $D = 8$ (small but growing at $D = 16$), **not** with i.i.d. batches (control) |
+# | Mechanism | $W$ block structure (Lemma 5.1) | positional block $W_{22}$ lifts row $j^\star$ uniformly; cross blocks zero; content block small |
+# | Downstream | $\tilde O((d+D)/\epsilon)$ vs $\approx dD/\epsilon$ | transformer below logistic regression at every $n$; both curves fit $c\,k/n$ with constants of the same order, but with log-log slopes near $-2/3$, not $-1$, over our range of $n$ ($-0.87$ for the transformer at $D = 16$) |
+# | Fine-tuning | SGD from the pre-trained model | $v$ only, $W$ frozen, ridge-logistic fit to convergence (inferred) |
+# | Scale | not known to us; CIFAR-10 patches | $D = d = 8$ (default), $D = d = 16$ (`paper` preset, 4000 steps); no CIFAR-10 |
+#
+# The `paper` preset ($D = d = 16$, 4000 steps; one run on seed 0, its runtime on the
+# {doc}`status page </status>`) gives the same picture for the claims, which all come out as recorded: the
+# attention on the relevant group ends between 0.89 and 0.92, the transformer's downstream error
+# is at most 0.62 times logistic regression's, and the fitted constants are $c = 0.24$ and
+# $c' = 0.33$, with the transformer's log-log slope at $-0.87$ (at $n = 1024$: 0.010 against
+# 0.103). It also sharpens three findings that go beyond a simple match.
+#
+# First, the theorem's $v_2 = 0$ rests on the exact $X \to -X$ symmetry of the population loss,
+# and the symmetric solution is not stable. With i.i.d. batches of the same size the sampling
+# noise seeds the positional value $v_2$ and the cross blocks of $W$ (features ↔ positions), and
+# gradient descent *grows* them, until $|v_2|$ is comparable to $|v_1|$ at $D = 8$
+# ({numref}`fig-transformers-group-sparsity-control`). At $D = 8$ the growth peaks after a few
+# hundred steps and then recedes slowly (on seed 0 the largest ratio was 1.22 after 2000 steps,
+# against 1.84 after 600), and the attention still concentrates on $j^\star$: the variable
+# selection survives, the exact form of the solution does not. At $D = 16$ it does not survive:
+# in the `paper` preset the i.i.d. control ends with $|v_2|/|v_1| \approx 12$–$13$ and an
+# attention on $j^\star$ of about $0.01$, yet with a low loss ($0.07$–$0.09$), so gradient
+# descent found a different solution that does not select the group by attention. Even the
+# antithetic batches leave the symmetric subspace there: their rounding-level asymmetry grows
+# to $|v_2|/|v_1| = 0.023$ after 4000 steps. At $D = 4$, on the other hand, the i.i.d. control's
+# $v_2$ stays at a few hundredths of $|v_1|$ (see Try it). The population-loss theorem is a
+# statement about exact gradients; at larger $D$, symmetrised data or the population limit is
+# what keeps gradient descent on its trajectory.
+#
+# Second, the iteration count behaves as the theorem says. At $D = 8$ the attention leaves $1/D$
+# after about 100 steps ({numref}`fig-transformers-group-sparsity-training`); in a scratch run
+# at $D = d = 16$ it first *fell* below $1/D$ (the content block of $W$ grows first) and took off
+# only after about 500 steps (about 800 with half the step size), and in the `paper` preset the
+# least attentive run was still at 0.20 after 827 steps. Two sizes cannot pin down an exponent,
+# but a delay of five to eight times for twice the $D$ is of the size a $\Theta(D^3)$ count (a
+# factor of 8) suggests.
+#
+# Third, over $n = 8 \dots 256$ neither error curve is yet in its $1/n$ regime. Logistic regression
+# on $dD = 64$ variables is pre-asymptotic ($n/dD \le 4$); the transformer's curve bends towards the
+# floor set by its imperfect attention (printed above). The constants of the two fits are of the
+# same order, which is what "scales like $(d+D)/n$ vs $dD/n$" predicts, and the transformer's
+# advantage is large: it reaches a given error with several times fewer samples.
+#
+# ## Try it
+#
+# * `-p steps=2000`: the attention keeps rising (on seed 0 its minimum goes from 0.84 to 0.92,
+#   and the margin of row $j^\star$ in $W_{22}$ from 3.6 to 4.6, roughly the logarithm of the
+#   step count), the leak floor falls from about 0.022 to 0.008, and the transformer's error at
+#   $n = 256$ drops from 0.029 to 0.017, with a log-log slope closer to $-1$ ($-0.88$).
+# * `-p "sample_sizes=[8, 32, 128, 512, 1024]"`: the transformer's error flattens at its leak
+#   floor (on seed 0: 0.024 at $n = 512$, 0.022 at $n = 1024$, against a printed floor of
+#   0.021–0.023), so $n\,\text{err}/(d+D)$ grows with $n$ and the bound check "below $(d+D)/n$"
+#   fails at the largest $n$: a finite pre-training does not give the $1/n$ rate for ever.
+# * `-p n_groups=4`: with $dD = 32$ variables logistic regression catches up sooner (at
+#   $n = 256$ its error was about 2.6 times the transformer's on seed 0, against 3.5 at $D = 8$).
+#   The control changes too: with four groups the i.i.d. batches leave $|v_2|/|v_1|$ at about
+#   0.02, so the not-reproduced claim now holds and the report stops on it. The growth of $v_2$
+#   is a property of the larger $D$, not of every setting.
