@@ -228,7 +228,7 @@ queries = [50, 100, 200, 400, 800, 1600]  # expected sample sizes m
 n_trials = 100  # independent samples per (p, sampler, m)
 epsilon = 0.01  # target ratio 1 + epsilon for "queries needed"
 dims = [5, 10, 20, 40]  # d grid of the dimension scan (Lewis sampling)
-scan_factors = [5, 10, 20, 40, 80]  # scan budgets m = factor * d
+scan_factors = [5, 10, 20, 40, 80]  # scan budgets: m is factor times d
 scan_trials = 48  # samples per (p, d, m) in the scan
 leak = 0.1  # leaky-ReLU slope for t < 0
 tail_df = 3.0  # Student-t degrees of freedom of the entries of A

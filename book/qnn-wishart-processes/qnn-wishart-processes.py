@@ -226,15 +226,15 @@ seed = 0
 device = "cpu"  # numpy only
 progress = False  # progress bars on the long loops
 # experiment 1: Haar-random unitaries
-haar_qubits = 8  # n, Hilbert-space dimension N = 2**n
+haar_qubits = 8  # n qubits (Hilbert-space dimension 2**n)
 haar_samples = 20000  # independent unitaries
 # experiment 2: random hardware-efficient circuits
 hea_qubits = [3, 4, 5, 6, 7, 8]  # qubit counts for the gradient-variance scan
-hea_layers_per_qubit = 4  # circuit depth = this * n layers
+hea_layers_per_qubit = 4  # circuit depth: this many layers per qubit
 hea_samples = 1500  # random circuits per qubit count
 # experiment 3: circuits that conserve the Hamming weight
 u1_qubits = 8
-u1_layers_per_qubit = 3  # depth = this * n layers of random pairings
+u1_layers_per_qubit = 3  # depth: this many layers of random pairings per qubit
 u1_samples = 1200  # random circuits per initial state
 ks_alpha = 1e-4  # false-alarm level of the DKW bound for each KS test
 memory_gb = 8.0  # refuse runs whose state vectors would need more memory than this

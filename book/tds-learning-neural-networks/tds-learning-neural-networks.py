@@ -250,16 +250,16 @@ device = "cpu"  # numpy only; the device just has to be valid
 progress = False
 dim = 5  # d, input dimension
 hidden = 4  # k, sigmoid units of the target network
-weight_norm = 5.0  # W = ||w_j||, scale of the hidden weights
+weight_norm = 5.0  # ||w_j||, the scale of the hidden weights
 noise_sd = 0.1  # label noise standard deviation
 degree = 5  # l, degree of the multinomial kernel
 n_train = 1000  # n, labelled training points per trial
 n_test = 2000  # n', unlabelled test points per trial
-n_ref = 80  # reference points taken from each of the two samples (m = 2 n_ref)
+n_ref = 80  # reference points taken from each of the two samples (2 n_ref in all)
 norm_bound = 8.0  # B, RKHS norm bound of the learner
 cal_runs = 100  # no-shift runs used to calibrate the threshold
 cal_level = 0.9  # quantile of the no-shift statistic used as the threshold
-tolerance = 0.05  # added to the calibrated quantile: tau = quantile + tolerance
+tolerance = 0.05  # added to the calibrated quantile to give tau
 n_trials = 40  # independent trials per test distribution
 n_eval = 1000  # fresh labelled test points per trial to measure the test error
 dilations = [1.05, 1.1, 1.15, 1.2, 1.3, 1.5]  # s: test x ~ U[-s, s]^d

@@ -174,7 +174,7 @@
 seed = 0
 device = "cpu"  # numpy only; the device just has to be valid
 progress = False
-n_groups = 8  # D, groups = tokens
+n_groups = 8  # D, the number of groups (tokens)
 group_dim = 8  # d, variables per group
 sigma_x = 1.0  # standard deviation of every variable
 n_runs = 4  # pre-training runs, each with its own relevant group j* and v*
