@@ -18,6 +18,7 @@ from lib.params import (
     check_bool,
     check_choice,
     check_float,
+    check_float_list,
     check_int,
     check_int_list,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "check_bool",
     "check_choice",
     "check_float",
+    "check_float_list",
     "check_int",
     "check_int_list",
     "pick_device",

@@ -103,3 +103,36 @@ def check_int_list(
     if increasing and any(b <= a for a, b in zip(values, values[1:])):
         _fail(name, values, what)
     return [int(v) for v in values]
+
+
+def check_float_list(
+    name: str,
+    values,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    min_len: int = 1,
+    increasing: bool = False,
+) -> list[float]:
+    """A list of at least ``min_len`` finite reals within the bounds of ``check_float``,
+    strictly increasing when asked; returns them as floats."""
+    what = f"a list of at least {min_len} " + _bounds(
+        low, high, integer=False, low_open=low_open
+    ).replace("a number", "numbers")
+    if increasing:
+        what += ", strictly increasing"
+    if (
+        isinstance(values, (str, bytes))
+        or not isinstance(values, Sequence)
+        or len(values) < min_len
+    ):
+        _fail(name, values, what)
+    for v in values:
+        try:
+            check_float(name, v, low=low, high=high, low_open=low_open)
+        except ValueError:
+            _fail(name, values, what)
+    if increasing and any(b <= a for a, b in zip(values, values[1:])):
+        _fail(name, values, what)
+    return [float(v) for v in values]

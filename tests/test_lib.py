@@ -97,6 +97,19 @@ def test_check_int_list():
 # --- claims ----------------------------------------------------------------------------------
 
 
+def test_check_float_list():
+    assert lib.check_float_list(
+        "fractions", [0, 0.1, 0.5], low=0.0, high=1.0, min_len=3, increasing=True
+    ) == [0.0, 0.1, 0.5]
+    for bad in ([0.0, 0.1], [0.0, 0.5, 0.5], [0.0, 0.5, 2.0], [0.0, True, 0.5], "0.1"):
+        with pytest.raises(ValueError, match="parameter `fractions`"):
+            lib.check_float_list(
+                "fractions", bad, low=0.0, high=1.0, min_len=3, increasing=True
+            )
+    with pytest.raises(ValueError, match="> 1.0"):
+        lib.check_float_list("dilations", [1.0, 1.5], low=1.0, low_open=True)
+
+
 def make_claims(holds=True):
     claims = lib.Claims("demo-chapter", paper="demo2025paper")
     claims.add("loss is | small", 0.012345, "< 0.1", holds=np.bool_(True))

@@ -296,27 +296,15 @@ import time
 import numpy as np
 
 
-def check_float_list(name, values, low, high):
-    ok = isinstance(values, (list, tuple)) and len(values) >= 3
-    ok = ok and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in values
-    )
-    ok = ok and all(low <= v <= high for v in values)
-    ok = ok and all(b > a for a, b in zip(values, values[1:]))
-    if not ok:
-        raise ValueError(
-            f"parameter `{name}` = {values!r} is invalid: must be a list of at least 3 "
-            f"numbers in [{low:.3g}, {high:.3g}], strictly increasing"
-        )
-
-
 lib.check_bool("progress", progress)
 lib.check_int("n_functions", n_functions, low=16, high=8192)
 lib.check_int("horizon", horizon, low=64, high=2**20)
 lib.check_int("n_replicates", n_replicates, low=2)
 lib.check_float("noise_bound", noise_bound, low=0.0, low_open=True)
 sigma_cap = noise_bound / np.sqrt(3)
-check_float_list("sigmas", sigmas, 0.0, sigma_cap)
+lib.check_float_list(
+    "sigmas", sigmas, low=0.0, high=sigma_cap, min_len=3, increasing=True
+)
 if sigmas[0] != 0.0:
     raise ValueError(f"parameter `sigmas` = {sigmas!r} is invalid: must start at 0.0")
 if sum(s >= 0.1 for s in sigmas) < 2:
@@ -328,7 +316,9 @@ if spike_probs[0] != 0.0 or len(spike_probs) < 3:
         f"parameter `spike_probs` = {spike_probs!r} is invalid: must start at 0.0"
     )
 lib.check_float("spike_sd", spike_sd, low=0.0, high=sigma_cap, low_open=True)
-check_float_list("spike_probs", spike_probs, 0.0, 1.0)
+lib.check_float_list(
+    "spike_probs", spike_probs, low=0.0, high=1.0, min_len=3, increasing=True
+)
 lib.check_float("delta", delta, low=0.0, high=0.5, low_open=True)
 lib.check_float("gap_min", gap_min, low=0.0, high=0.1, low_open=True)
 lib.check_float("gap_max", gap_max, low=gap_min, high=0.5, low_open=True)

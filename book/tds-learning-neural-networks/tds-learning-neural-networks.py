@@ -282,20 +282,6 @@ import time
 import numpy as np
 
 
-def check_float_list(name, values, low, high):
-    ok = isinstance(values, (list, tuple)) and len(values) >= 2
-    ok = ok and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) and low < v <= high
-        for v in values
-    )
-    if not ok or any(b <= a for a, b in zip(values, values[1:])):
-        raise ValueError(
-            f"parameter `{name}` = {values!r} is invalid: must be a list of at least "
-            f"2 numbers in ({low}, {high}], strictly increasing"
-        )
-    return [float(v) for v in values]
-
-
 lib.check_int("seed", seed, low=0, high=2**32 - 1)
 lib.check_choice("device", device, ["auto", "cpu", "cuda"])
 lib.check_bool("progress", progress)
@@ -313,8 +299,12 @@ lib.check_float("cal_level", cal_level, low=0.5, high=0.99)
 lib.check_float("tolerance", tolerance, low=0.0)
 lib.check_int("n_trials", n_trials, low=5)
 lib.check_int("n_eval", n_eval, low=100)
-dilations = check_float_list("dilations", dilations, 1.0, 3.0)
-fractions = check_float_list("fractions", fractions, 0.0, 1.0)
+dilations = lib.check_float_list(
+    "dilations", dilations, low=1.0, high=3.0, low_open=True, min_len=2, increasing=True
+)
+fractions = lib.check_float_list(
+    "fractions", fractions, low=0.0, high=1.0, low_open=True, min_len=2, increasing=True
+)
 lib.check_float("excess_bound", excess_bound, low=0.0, low_open=True)
 trial_bytes = 8 * 3 * max(n_train, n_test, n_eval) * 2 * n_ref
 if trial_bytes > 2e9:
