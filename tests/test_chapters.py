@@ -175,6 +175,38 @@ def test_paper_preset_names_only_known_parameters(slug):
     assert not unknown, f"{slug}: paper.yaml sets unknown parameters {sorted(unknown)}"
 
 
+def papermill_parameter_names(source):
+    """The parameters papermill infers from a `parameters` cell's source."""
+    import logging
+
+    import nbformat
+    from papermill.inspection import _infer_parameters
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(source, metadata={"tags": ["parameters"]})]
+    logging.disable(logging.WARNING)
+    try:
+        return {p.name for p in _infer_parameters(nb)}
+    finally:
+        logging.disable(logging.NOTSET)
+
+
+def test_papermill_infers_every_parameter(slug):
+    """Papermill parses each assignment (a `=` inside a comment makes it drop that line)."""
+    source = code_cells(chapter_paths(slug)["md"])[0].source
+    missed = parameter_names(slug) - papermill_parameter_names(source)
+    assert not missed, (
+        f"{slug}: papermill cannot parse the parameters {sorted(missed)}; "
+        "keep '=' out of their comments"
+    )
+
+
+def test_papermill_parameter_check_can_fail():
+    source = "n = 3  # n = 3 in words\nm = 4  # fine\n"
+    assert papermill_parameter_names(source) == {"m"}
+
+
 def test_bad_parameter_stops_with_clear_error_before_heavy_work(slug, tmp_path):
     """Through papermill, a negative seed must stop in the cell after `parameters`."""
     import papermill

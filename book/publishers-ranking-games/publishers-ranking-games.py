@@ -199,11 +199,11 @@ dim = 3  # k, the embedding dimension
 n_instances = 40  # random instances (users, initial documents) per penalty value
 penalties = [0.1, 0.25, 0.5, 1.0, 2.0]  # lambda grid
 rounds = 2000  # rounds of play
-step0 = 0.5  # eta_t = step0 / sqrt(t)
-root_power = 0.5  # g(t) = t ** root_power
-log_shift = 1.0  # c in g(t) = log(1 + c + t) for the main comparison
+step0 = 0.5  # step size eta_t is step0 / sqrt(t)
+root_power = 0.5  # g(t) is t ** root_power
+log_shift = 1.0  # c in g(t), which is log(1 + c + t), for the main comparison
 log_shifts = [0.1, 1.0, 10.0]  # c values for the welfare study
-softmax_temperature = 0.05  # tau of the convex control g(t) = exp(t / tau)
+softmax_temperature = 0.05  # tau of the convex control g(t), exp(t / tau)
 gap_eps = 1e-3  # target equilibrium gap (utility units)
 br_steps = 60  # ascent steps of the best-response oracle
 n_checkpoints = 8  # rounds (log-spaced) at which the gap is measured

@@ -272,10 +272,10 @@ n_functions = 512  # |F|: unit vectors theta_j at angles 2 pi j / |F|
 horizon = 4096  # T, rounds
 n_replicates = 8  # problems (theta_star, contexts, noise) per noise level, batched
 sigmas = [0.0, 0.03, 0.1, 0.3, 0.5]  # constant noise levels (experiment 1)
-spike_sd = 0.5  # experiment 2: sigma_t = spike_sd with probability p, else 0
+spike_sd = 0.5  # experiment 2: sigma_t is spike_sd with probability p, else 0
 spike_probs = [0.0, 0.01, 0.03, 0.1, 0.3, 1.0]  # the probabilities p
-noise_bound = 1.0  # R, known bound on |noise|; needs sqrt(3) * sigma <= R
-delta = 0.05  # confidence level in iota = log(|F| / delta)
+noise_bound = 1.0  # R, known bound on |noise|; needs sqrt(3) * sigma at most R
+delta = 0.05  # confidence level in iota, log(|F| / delta)
 gap_min = 1e-3  # reward gaps are log-uniform on [gap_min, gap_max]
 gap_max = 0.5
 refresh_every = 16  # rounds between updates of the estimated variance (unknown sigma)

@@ -201,13 +201,13 @@ progress = False
 dims = [16, 32, 64, 128]  # input dimensions d for the scaling fits
 n_replicates = 48  # independent neurons (runs) per method and d, batched
 target_overlap = 0.5  # sample complexity: first step the mean |overlap| reaches this
-step_raw = 0.05  # raw He3: eta = step_raw * d^-1.5
-step_smooth = 0.05  # smoothed He3: eta / s^3 = step_smooth * d^-1.25
-step_linear = 0.1  # sign(y) with He1, and raw He2: eta = step_linear / d
+step_raw = 0.05  # raw He3: step size step_raw * d^-1.5
+step_smooth = 0.05  # smoothed He3: eta / s^3 is step_smooth * d^-1.25
+step_linear = 0.1  # sign(y) with He1, and raw He2: step size step_linear / d
 horizon_factor = 6.0  # each run lasts horizon_factor x the budget(method, d) steps
 net_dim = 64  # two-layer network: input dimension
 net_width = 64  # two-layer network: number of neurons
-net_steps_per_d = 1000  # stage 1 samples = net_steps_per_d * net_dim
+net_steps_per_d = 1000  # stage 1 samples: net_steps_per_d * net_dim
 net_ridge_samples = 8000  # stage 2 (ridge) samples
 net_ridge_penalty = 1e-6  # ridge penalty per sample
 

@@ -235,11 +235,11 @@ sparsity = 5  # s0, non-zero entries of beta_star
 n_arms = 10  # K
 horizon = 1000  # T, rounds
 noise_sd = 0.5  # sigma, reward noise
-feature_corr = 0.5  # rho: Cov(x_i, x_j) = rho^|i-j|
+feature_corr = 0.5  # rho: Cov(x_i, x_j) is rho^|i-j|
 lambda_scale = 1.0  # lambda_0 in the penalty schedule
-forced_factor = 4.0  # M0 = ceil(forced_factor * s0 * log d) forced rounds
-tau_factor = 1.0  # weight w = sqrt(tau / M0) with tau = tau_factor * T
-threshold_factor = 4.0  # TH-Lasso keeps |beta_j| >= threshold_factor * lambda_t
+forced_factor = 4.0  # M0, ceil(forced_factor * s0 * log d), forced rounds
+tau_factor = 1.0  # weight w is sqrt(tau / M0) with tau the product tau_factor * T
+threshold_factor = 4.0  # TH-Lasso keeps |beta_j| at least threshold_factor * lambda_t
 refit_every = 10  # rounds between Lasso refits
 n_replicates = 24  # independent problems in setting A (batched)
 n_replicates_b = 48  # problems in setting B: its spread is wider (the trap)
