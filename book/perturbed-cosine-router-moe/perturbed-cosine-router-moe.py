@@ -64,10 +64,11 @@
 # and regression function
 #
 # $$
-# f_G(x) = \sum_{i=1}^k \frac{\exp z_i(x)}{\sum_{l} \exp z_l(x)}\; h(x, \eta_i),
-# \qquad
-# z_i(x) = \kappa\, \frac{\beta_{1i}^\top x}{(\lVert\beta_{1i}\rVert + \tau_1)
+# \begin{aligned}
+# f_G(x) &= \sum_{i=1}^k \frac{\exp z_i(x)}{\sum_{l} \exp z_l(x)}\; h(x, \eta_i), \\
+# z_i(x) &= \kappa\, \frac{\beta_{1i}^\top x}{(\lVert\beta_{1i}\rVert + \tau_1)
 # (\lVert x\rVert + \tau_2)} + \beta_{0i} .
+# \end{aligned}
 # $$ (eq-pcr-model)
 #
 # With $\tau_1 = \tau_2 = 0$ this is the **cosine router**; with $\tau_1, \tau_2 > 0$ it is the
@@ -90,12 +91,14 @@
 # \ \forall l \}$. The loss is
 #
 # $$
-# \mathcal D(G, G_*) = \sum_{j=1}^{k_*} \Bigl| \sum_{i \in \mathcal V_j} e^{\beta_{0i}}
+# \begin{aligned}
+# \mathcal D(G, G_*) = {} & \sum_{j=1}^{k_*} \Bigl| \sum_{i \in \mathcal V_j} e^{\beta_{0i}}
 # - e^{\beta_{0j}^*} \Bigr|
 # + \sum_{j : |\mathcal V_j| = 1} \sum_{i \in \mathcal V_j} e^{\beta_{0i}}
-# \lVert\omega_i - \omega_j^*\rVert
-# + \sum_{j : |\mathcal V_j| > 1} \sum_{i \in \mathcal V_j} e^{\beta_{0i}}
+# \lVert\omega_i - \omega_j^*\rVert \\
+# & + \sum_{j : |\mathcal V_j| > 1} \sum_{i \in \mathcal V_j} e^{\beta_{0i}}
 # \lVert\omega_i - \omega_j^*\rVert^2 .
+# \end{aligned}
 # $$ (eq-pcr-voronoi)
 #
 # A true atom fitted by one atom (exact) enters linearly, a true atom fitted by several
