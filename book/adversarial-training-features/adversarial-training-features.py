@@ -379,19 +379,22 @@ def correlations(W):
 # $v_{y'} - v_y$ for the worst other class $y'$ (swap).
 
 # %%
-def pgd(W, X, y, eps, steps):
-    """l2 PGD on the whole input; returns the perturbation (n, P, d)."""
+def pgd(W, X, y, eps, steps, score=None):
+    """l2 PGD on the whole input with score(W, X) (default: the patch model's scores);
+    returns the perturbation, shaped like X."""
+    score = scores if score is None else score
     step = eps if steps == 1 else 2.5 * eps / steps
+    per_example = (-1,) + (1,) * (X.dim() - 1)
     delta = torch.zeros_like(X)
     for _ in range(steps):
         delta.requires_grad_(True)
         value = torch.nn.functional.cross_entropy(
-            scores(W, X + delta), y, reduction="sum"
+            score(W, X + delta), y, reduction="sum"
         )
         (grad,) = torch.autograd.grad(value, delta)
-        grad = grad / grad.flatten(1).norm(dim=1).clamp_min(1e-30)[:, None, None]
+        grad = grad / grad.flatten(1).norm(dim=1).clamp_min(1e-30).view(per_example)
         delta = delta.detach() + step * grad
-        norm = delta.flatten(1).norm(dim=1).clamp_min(1e-30)[:, None, None]
+        norm = delta.flatten(1).norm(dim=1).clamp_min(1e-30).view(per_example)
         delta = delta * torch.clamp(eps / norm, max=1.0)
     return delta.detach()
 
@@ -590,22 +593,6 @@ def image_scores(W, X):
     return smoothed_relu(z, rho=0.05).sum((2, 3)).reshape(len(X), 10, -1).sum(2)
 
 
-def image_pgd(W, X, y, eps, steps):
-    step = eps if steps == 1 else 2.5 * eps / steps
-    delta = torch.zeros_like(X)
-    for _ in range(steps):
-        delta.requires_grad_(True)
-        value = torch.nn.functional.cross_entropy(
-            image_scores(W, X + delta), y, reduction="sum"
-        )
-        (grad,) = torch.autograd.grad(value, delta)
-        grad = grad / grad.flatten(1).norm(dim=1).clamp_min(1e-12)[:, None, None, None]
-        delta = delta.detach() + step * grad
-        norm = delta.flatten(1).norm(dim=1).clamp_min(1e-12)[:, None, None, None]
-        delta = delta * torch.clamp(eps / norm, max=1.0)
-    return delta.detach()
-
-
 def image_train(pgd_steps, batch=256):
     W = (0.1 * torch.randn(10 * m, 1, 3, 3, generator=torch_gen)).to(device)
     W.requires_grad_(True)
@@ -614,7 +601,7 @@ def image_train(pgd_steps, batch=256):
         idx = torch.randint(len(yi_tr), (batch,), generator=torch_gen).to(device)
         X, y = Xi_tr[idx], yi_tr[idx]
         if pgd_steps:
-            X = X + image_pgd(W.detach(), X, y, image_eps, pgd_steps)
+            X = X + pgd(W.detach(), X, y, image_eps, pgd_steps, score=image_scores)
         opt.zero_grad()
         torch.nn.functional.cross_entropy(image_scores(W, X), y).backward()
         opt.step()
@@ -626,7 +613,7 @@ if mnist is not None:
         W = image_train(steps)
         Xe, ye = Xi_te[:2000], yi_te[:2000]
         acc = (image_scores(W, Xe).argmax(1) == ye).float().mean().item()
-        adv = Xe + image_pgd(W, Xe, ye, image_eps, attack_steps)
+        adv = Xe + pgd(W, Xe, ye, image_eps, attack_steps, score=image_scores)
         rob = (image_scores(W, adv).argmax(1) == ye).float().mean().item()
         print(f"{name:>15}: clean {acc:.2f}, PGD l2 {image_eps:g} robust {rob:.2f}")
 
