@@ -16,7 +16,7 @@
 # ---
 
 # %% [markdown]
-# # Active regression of single-index models: a $(1+\varepsilon)$ fit from few labels
+# # Active regression of single-index models: a (1 + ε) fit from few labels
 #
 # ```{admonition} About this chapter
 # :class: tip
