@@ -331,7 +331,9 @@ def moe(theta, X, router, tau1, tau2, kappa, jacobian=False):
 # it (and multiplies $\lambda$ by 4). The floor matters for the cosine router: along the flat
 # direction of {eq}`eq-pcr-pde` the undamped system is singular, and without damping a step
 # there would be set by rounding noise. A fit stops when an accepted step lowers the loss by
-# less than a relative $10^{-10}$, or at `max_iterations`.
+# less than a relative $10^{-10}$, or at `max_iterations`. Near a minimum this converges
+# quadratically, so unlike a fixed budget of gradient steps it leaves no optimisation error in
+# the exact-specified fits.
 #
 # The theory assumes a compact parameter set, and so do we: after each step the keys are
 # shrunk to norm at most three times the largest true key, the biases clipped to $[-3, 3]$ and
@@ -340,8 +342,7 @@ def moe(theta, X, router, tau1, tau2, kappa, jacobian=False):
 # them the superfluous atom, which carries little weight, drifts to keys of norm $10^{9}$ (for
 # the perturbed router its normalised key $g(\beta_1)$ then sits on the unit sphere) and the
 # Voronoi loss to $10^{8}$, a feature of the unbounded parametrisation, not of the estimator
-# the theorem is about. Near a minimum this converges quadratically, so unlike a
-# fixed budget of gradient steps it leaves no optimisation error in the exact-specified fits.
+# the theorem is about.
 
 # %%
 def parameter_box(truth):
