@@ -5,7 +5,9 @@
 #   make run CHAPTER=<slug> PRESET=paper   papermill run with book/<slug>/paper.yaml -> _build/runs/
 #   make sync CHAPTER=<slug>       after a prose-only edit of the .md: carry it to .ipynb/.py, keep outputs
 #   make lab                       JupyterLab at the repository root (chapters' .md open as notebooks)
+#   make run CHAPTER=<slug> CONTROL=<name>  the chapter under a control (default preset): a test
 #   make sweep CHAPTERS="a b" SEEDS=0-9 [PRESET=default] [RECORD=1]   seeds on dask -> _build/sweeps/
+#   make controls [CHAPTERS="a b"] [RECORD=1]   every control at seed 0 on dask -> controls.csv
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 PYTHON ?= python3
@@ -16,8 +18,11 @@ PRESET ?= paper
 CHAPTERS ?=
 SEEDS ?= 0-9
 RECORD ?=
+CONTROL ?=
 # `make run` defaults to the paper preset, `make sweep` to the default parameters
 SWEEP_PRESET = $(if $(filter command line environment,$(origin PRESET)),$(PRESET),default)
+# `make run CONTROL=<name>` defaults to the default preset: controls are defined there
+RUN_PRESET = $(if $(CONTROL),$(SWEEP_PRESET),$(PRESET))
 
 # One thread per kernel: reference outputs (`make execute`) and nbval (two xdist workers on two
 # cores) then run with the same floating-point reduction order, and workers do not oversubscribe.
@@ -37,18 +42,21 @@ export PYTHONHASHSEED := 0
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 export JUPYTER_PLATFORM_DIRS := 1
 
-.PHONY: install test book execute run sync sweep clean nbval-kernel lab
+.PHONY: install test book execute run sync sweep controls clean nbval-kernel lab
 
-$(VENV)/.installed: requirements.txt pyproject.toml jupyter/overrides.json jupyter/jupyter_server_config.json
+$(VENV)/.installed: requirements.txt pyproject.toml jupyter/overrides.json jupyter/jupyter_server_config.json \
+  jupyter/ipython_kernel_config.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3" >/dev/null
-	mkdir -p $(VENV)/share/jupyter/lab/settings $(VENV)/etc/jupyter/jupyter_server_config.d
+	mkdir -p $(VENV)/share/jupyter/lab/settings $(VENV)/etc/jupyter/jupyter_server_config.d \
+	  $(VENV)/etc/ipython
 	cp jupyter/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	cp jupyter/jupyter_server_config.json \
 	  $(VENV)/etc/jupyter/jupyter_server_config.d/executable-theory.json
+	cp jupyter/ipython_kernel_config.py $(VENV)/etc/ipython/ipython_kernel_config.py
 	touch $@
 
 install: $(VENV)/.installed
@@ -78,12 +86,15 @@ execute: install
 	$(PY) -m lib.build execute $(if $(filter all,$(CHAPTER)),,$(CHAPTER))
 
 run: install
-	@test -n "$(CHAPTER)" || { echo "usage: make run CHAPTER=<slug> [PRESET=paper] [RECORD=1]"; exit 2; }
-	$(PY) -m lib.build run $(CHAPTER) --preset $(PRESET) $(if $(RECORD),--record)
+	@test -n "$(CHAPTER)" || { echo "usage: make run CHAPTER=<slug> [PRESET=paper] [CONTROL=<name>] [RECORD=1]"; exit 2; }
+	$(PY) -m lib.build run $(CHAPTER) --preset $(RUN_PRESET) $(if $(CONTROL),-p control=$(CONTROL)) $(if $(RECORD),--record)
 
 sweep: install
 	$(PY) -m lib.build sweep --seeds $(SEEDS) --preset $(SWEEP_PRESET) \
 	  $(if $(CHAPTERS),--chapters $(CHAPTERS)) $(if $(RECORD),--record)
+
+controls: install
+	$(PY) -m lib.build controls $(if $(CHAPTERS),--chapters $(CHAPTERS)) $(if $(RECORD),--record)
 
 sync: install
 	@test -n "$(CHAPTER)" || { echo "usage: make sync CHAPTER=<slug>"; exit 2; }

@@ -15,6 +15,21 @@ A paper claim that the chapter finds does **not** reproduce is registered with
 ``expect=False``: its check is still computed and asserted (the report fails if it
 unexpectedly holds), and the table shows it as *not reproduced* instead of hiding it or
 bending the check until it passes.
+
+A *control* is a named, deliberately wrong variant of the chapter that takes away the
+idea one or more claims test (a regulariser zeroed, a wrong theory put in place of the
+right one), or, for a claim recorded as not reproduced, a setting where the claim
+of the paper does hold. Each chapter declares its controls in
+``book/<slug>/controls.yaml``::
+
+    broken-scan:
+      what: the backward scan of block verification stops one step early
+      flips: [2, 3]            # 1-based numbers in the claims table
+
+and takes ``control = "none"`` in its parameters cell. Under a control, ``report()``
+shows the table under a banner naming it and fails when a claim it is declared to flip
+did not flip (``holds == expected``); the other claims are shown, not asserted. So a run
+with ``-p control <name>`` is itself a test of the check.
 """
 
 from __future__ import annotations
@@ -26,6 +41,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 METADATA_KEY = "executable_theory"
+NO_CONTROL = "none"
+CONTROLS_FILE = "controls.yaml"
+BOOK = Path(__file__).resolve().parents[1] / "book"
 
 
 class ClaimsFailed(AssertionError):
@@ -65,17 +83,89 @@ def _format(value, fmt: str) -> str:
     return fmt.format(value)
 
 
+def mean_sd(mean, sd=None) -> str:
+    """``mean ± sd`` with the sd at two significant digits and the mean to the same
+    decimal place (``1.975 ± 0.065``, ``0.01040 ± 0.00071``, ``1230 ± 120``); the mean
+    alone, at four significant digits, when there is no spread. Empty strings count as
+    missing (as in a ``seeds.csv`` cell)."""
+    import math
+
+    def number(x):
+        return None if x in (None, "") else float(x)
+
+    mean, sd = number(mean), number(sd)
+    if mean is None:
+        return ""
+    if sd is None or sd == 0 or not math.isfinite(sd):
+        return f"{mean:.4g}"
+    decimals = 1 - math.floor(math.log10(abs(sd)))
+    # two significant digits of sd can round up a decade (0.0996 -> 0.10)
+    if abs(round(sd, decimals)) >= 10 ** (2 - decimals):
+        decimals -= 1
+    if decimals > 0:
+        return f"{mean:.{decimals}f} ± {sd:.{decimals}f}"
+    step = 10 ** (-decimals)
+    return f"{round(mean / step) * step:.0f} ± {round(sd / step) * step:.0f}"
+
+
 def markdown_cell(text: str) -> str:
     """Text that is safe inside one cell of a markdown pipe table."""
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def load_controls(chapter: str, book: Path | None = None) -> dict[str, dict]:
+    """The controls a chapter declares in ``book/<chapter>/controls.yaml``:
+    ``{name: {"what": str, "flips": [claim numbers]}}`` ({} when it has none)."""
+    import yaml
+
+    path = (book or BOOK) / chapter / CONTROLS_FILE
+    if not path.exists():
+        return {}
+    raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not isinstance(raw, dict):
+        raise ValueError(f"{path}: expected a mapping of control names")
+    controls = {}
+    for name, entry in raw.items():
+        where = f"{path}: control {name!r}"
+        if not isinstance(name, str) or name == NO_CONTROL or not name.strip():
+            raise ValueError(f"{where}: a name must be a string other than 'none'")
+        if not isinstance(entry, dict) or set(entry) != {"what", "flips"}:
+            raise ValueError(f"{where}: needs exactly `what` and `flips`")
+        what, flips = entry["what"], entry["flips"]
+        if not isinstance(what, str) or not what.strip():
+            raise ValueError(f"{where}: `what` must be a one-line description")
+        if (
+            not isinstance(flips, list)
+            or not flips
+            or any(
+                isinstance(k, bool) or not isinstance(k, int) or k < 1 for k in flips
+            )
+            or len(set(flips)) != len(flips)
+        ):
+            raise ValueError(f"{where}: `flips` must list distinct claim numbers >= 1")
+        controls[name] = {"what": " ".join(what.split()), "flips": sorted(flips)}
+    return controls
+
+
+def check_control(chapter: str, control) -> str:
+    """The check cell's test of the ``control`` parameter: ``"none"`` or a name declared
+    in the chapter's ``controls.yaml``; anything else is one clear ``ValueError``."""
+    names = [NO_CONTROL, *load_controls(chapter)]
+    if not isinstance(control, str) or control not in names:
+        raise ValueError(
+            f"parameter `control` = {control!r} is invalid: must be one of "
+            + ", ".join(repr(n) for n in names)
+            + f" (see book/{chapter}/{CONTROLS_FILE})"
+        )
+    return control
+
+
 class Claims:
     """Collects a chapter's claims; see the module docstring."""
 
-    def __init__(self, chapter: str, paper: str):
+    def __init__(self, chapter: str, paper: str, control: str = NO_CONTROL):
         """``chapter``: the chapter's slug; ``paper``: the paper's key in
-        ``references.bib``."""
+        ``references.bib``; ``control``: the chapter's ``control`` parameter."""
         for name, value in (("chapter", chapter), ("paper", paper)):
             if not value or not isinstance(value, str):
                 raise ValueError(
@@ -83,6 +173,10 @@ class Claims:
                 )
         self.chapter = chapter
         self.paper = paper
+        self.control = check_control(chapter, control)
+        entry = load_controls(chapter).get(self.control, {})
+        self.control_what: str = entry.get("what", "")
+        self.flips: list[int] = entry.get("flips", [])
         self.rows: list[Claim] = []
 
     def add(
@@ -127,26 +221,69 @@ class Claims:
     def all_hold(self) -> bool:
         return bool(self.rows) and all(row.as_expected for row in self.rows)
 
-    def as_text(self) -> str:
-        header = ("claim", "measured", "paper", "holds")
+    @property
+    def under_control(self) -> bool:
+        return self.control != NO_CONTROL
+
+    def control_outcome(self, number: int) -> tuple[str, str]:
+        """(plain, markdown) outcome of claim ``number`` (1-based) under the control."""
+        if number not in self.flips:
+            return ("not asserted", "–")
+        if self.rows[number - 1].as_expected:
+            return ("NOT FLIPPED", "**✗ not flipped**")
+        return ("flipped", "✓ flipped")
+
+    def banner(self) -> str:
+        flips = ", ".join(map(str, self.flips))
+        return (
+            f"Control `{self.control}`: {self.control_what}. It must flip claim"
+            f"{'s' if len(self.flips) > 1 else ''} {flips}; the others are shown, "
+            "not asserted."
+        )
+
+    def _table(self, markdown: bool) -> tuple[list[str], list[list[str]]]:
+        """Header and rows; under a control, with the claims' numbers (which
+        ``controls.yaml`` uses) and the outcome of each."""
+        k = 1 if markdown else 0
+        header = ["claim", "measured", "paper", "holds"]
         body = [
-            (r.claim, r.measured, r.paper, verdict(r.holds, r.expected)[0])
+            [r.claim, r.measured, r.paper, verdict(r.holds, r.expected)[k]]
             for r in self.rows
         ]
-        widths = [max(len(str(line[i])) for line in [header, *body]) for i in range(4)]
+        if self.under_control:
+            header = ["#", *header, "under the control"]
+            body = [
+                [str(i), *line, self.control_outcome(i)[k]]
+                for i, line in enumerate(body, start=1)
+            ]
+        return header, body
+
+    def as_text(self) -> str:
+        header, body = self._table(markdown=False)
+        widths = [
+            max(len(line[i]) for line in [header, *body]) for i in range(len(header))
+        ]
 
         def fmt_line(line):
-            return " | ".join(str(x).ljust(w) for x, w in zip(line, widths)).rstrip()
+            return " | ".join(x.ljust(w) for x, w in zip(line, widths)).rstrip()
 
         rule = "-+-".join("-" * w for w in widths)
-        return "\n".join([fmt_line(header), rule, *map(fmt_line, body)])
+        lines = [fmt_line(header), rule, *map(fmt_line, body)]
+        if self.under_control:
+            lines = [self.banner(), "", *lines]
+        return "\n".join(lines)
 
     def as_markdown(self) -> str:
-        lines = ["| claim | measured | paper | holds |", "|---|---|---|:---:|"]
-        for r in self.rows:
-            mark = verdict(r.holds, r.expected)[1]
-            cells = (markdown_cell(x) for x in (r.claim, r.measured, r.paper))
-            lines.append("| " + " | ".join(cells) + f" | {mark} |")
+        header, body = self._table(markdown=True)
+        align = {"#": "---:", "holds": ":---:", "under the control": ":---:"}
+        lines = [
+            "| " + " | ".join(header) + " |",
+            "|" + "|".join(align.get(h, "---") for h in header) + "|",
+        ]
+        for line in body:
+            lines.append("| " + " | ".join(markdown_cell(x) for x in line) + " |")
+        if self.under_control:
+            lines = [f"**{markdown_cell(self.banner())}**", "", *lines]
         return "\n".join(lines)
 
     def record(self) -> dict:
@@ -156,8 +293,28 @@ class Claims:
             "chapter": self.chapter,
             "paper": self.paper,
             "runtime_s": round(run_seconds(), 1),
+            "control": self.control,
+            "flips": list(self.flips),
             "claims": [asdict(r) for r in self.rows],
         }
+
+    def _check_control(self) -> None:
+        missing = [k for k in self.flips if k > len(self.rows)]
+        if missing:
+            raise ClaimsFailed(
+                f"control `{self.control}` is declared to flip claim(s) {missing}, "
+                f"but the chapter has {len(self.rows)} claims"
+            )
+        unflipped = [
+            f"{k} ({self.rows[k - 1].claim})"
+            for k in self.flips
+            if self.rows[k - 1].as_expected
+        ]
+        if unflipped:
+            raise ClaimsFailed(
+                f"control `{self.control}` did not flip claim(s) it must flip: "
+                + "; ".join(unflipped)
+            )
 
     def report(self) -> None:
         """Display the table with its machine-readable record, then fail if a claim does
@@ -177,6 +334,9 @@ class Claims:
             display(bundle, raw=True, metadata={METADATA_KEY: self.record()})
         else:
             print(self.as_text())
+        if self.under_control:
+            self._check_control()
+            return
         failed = [r.claim for r in self.rows if r.expected and not r.holds]
         surprises = [r.claim for r in self.rows if not r.expected and r.holds]
         problems = []

@@ -87,8 +87,8 @@ def test_status_tables_are_generated_from_what_the_code_recorded(tmp_path):
             "claim": "a | b",
             "seeds": "10",
             "held": "10",
-            "mean": "1.1",
-            "sd": "0.2",
+            "mean": "1.1234",
+            "sd": "0.2345",
         },
         {
             "claim_no": "2",
@@ -105,6 +105,35 @@ def test_status_tables_are_generated_from_what_the_code_recorded(tmp_path):
             "slug": "c",
             "record": record,
             "seeds": seeds,
+            "controls": [
+                {
+                    "control": "k",
+                    "claim_no": 1,
+                    "claim": "a | b",
+                    "holds": 0,
+                    "expected": 1,
+                    "flips": 1,
+                    "code_sha1": "x",
+                },
+                {
+                    "control": "k",
+                    "claim_no": 2,
+                    "claim": "second",
+                    "holds": 0,
+                    "expected": 1,
+                    "flips": 0,
+                    "code_sha1": "x",
+                },
+                {
+                    "control": "k",
+                    "claim_no": 3,
+                    "claim": "third",
+                    "holds": 1,
+                    "expected": 0,
+                    "flips": 1,
+                    "code_sha1": "x",
+                },
+            ],  # fmt: skip
             "paper_run": {"runtime_s": 600.0, "device": "cpu"},
             "estimate": None,
         },
@@ -122,15 +151,16 @@ def test_status_tables_are_generated_from_what_the_code_recorded(tmp_path):
         "**2 chapters, 3 claims: 1 held, 1 did not reproduce.**"
     )
     assert (
-        "| P | {doc}`/book/c/c` | 1/2 | {ref}`1 <status-c>` | worst claim 7/10 | 42 s "
-        "| 10 min (cpu, measured) |"
+        "| P | {doc}`/book/c/c` | 1/2 | {ref}`1 <status-c>` | 2/3 | worst claim 7/10 "
+        "| 42 s | 10 min (cpu, measured) |"
     ) in front
     assert "|  | {doc}`/book/d/d` | *no executed claims record* |" in front
+    assert sphinx_claims.controls_summary(chapters[1]) == "–"
     table = sphinx_claims.claims_markdown(tmp_path, chapters)
     assert "(status-c)=" in table
-    assert "| a \\| b | 1.0 | 1 | ✓ | held on 10/10; 1.1 ± 0.2 |" in table
-    assert "| second | 2 | 3 | **✗ no** | held on 7/10 |" in table
-    assert "| third | 4 | 5 | ✗ *not reproduced* | not swept |" in table
+    assert "| 1 | a \\| b | 1.0 | 1 | ✓ | held on 10/10; 1.12 ± 0.23 | `k` |" in table
+    assert "| 2 | second | 2 | 3 | **✗ no** | held on 7/10 | **none** |" in table
+    assert "| 3 | third | 4 | 5 | ✗ *not reproduced* | not swept | `k` |" in table
     assert sphinx_claims.paper_runtime(chapters[1]) == "GPU, ~20 min (estimated)"
 
 
@@ -154,3 +184,27 @@ def test_check_html_finds_remote_and_missing_scripts(tmp_path):
     assert any("remote link //fonts" in p for p in problems)
     assert any("_static/missing.js is missing" in p for p in problems)
     assert any("no page loads MathJax" in p for p in problems)
+
+
+def test_roles_print_recorded_numbers_and_refuse_missing_ones(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from lib.build import sphinx_claims
+
+    slug = "strong-model-collapse"
+    env = SimpleNamespace(docname=f"book/{slug}/{slug}", note_dependency=lambda p: None)
+    rows = {r["claim_no"]: r for r in sphinx_claims.read_seeds_record(slug)}
+    numeric = next(k for k, r in rows.items() if r["mean"])
+    assert sphinx_claims.recorded_number(
+        env, "seeds", numeric
+    ) == sphinx_claims.mean_sd(rows[numeric]["mean"], rows[numeric]["sd"])
+    held = sphinx_claims.recorded_number(env, "seeds", f"{slug}:{numeric}:held")
+    assert held == f"{rows[numeric]['held']}/{rows[numeric]['seeds']}"
+    for bad in ("99", f"{numeric}:nope"):
+        with pytest.raises(ValueError):
+            sphinx_claims.recorded_number(env, "seeds", bad)
+    with pytest.raises(ValueError, match="paper-run.json has no claim"):
+        sphinx_claims.recorded_number(env, "paper-preset", "99")
+    elsewhere = SimpleNamespace(docname="intro", note_dependency=lambda p: None)
+    with pytest.raises(ValueError, match="not on a chapter's page"):
+        sphinx_claims.recorded_number(elsewhere, "seeds", "1")

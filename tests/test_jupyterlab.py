@@ -236,3 +236,42 @@ def test_a_chapter_md_opens_in_the_browser_as_a_rendered_notebook(server, tmp_pa
         f"({proofs} rendered); is the Jupytext Notebook viewer the default, and does the "
         "jupytext lab extension load in this JupyterLab?"
     )
+
+
+def test_jupyterlab_asks_no_news_and_checks_no_updates():
+    """The shipped settings switch off the "get notified about Jupyter news?" pop-up."""
+    shipped = json.loads((ROOT / "jupyter" / "overrides.json").read_text())
+    installed = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings"
+    assert json.loads((installed / "overrides.json").read_text()) == shipped
+    notification = shipped["@jupyterlab/apputils-extension:notification"]
+    assert notification == {"fetchNews": "false", "checkForUpdates": False}
+
+
+def test_a_plain_papermill_run_prints_no_plain_tcp_warning(tmp_path):
+    """A kernel started by a client that provisions no CurveZMQ keys (plain papermill, as CI
+    users run it) does not warn about TCP without encryption: the venv's kernel config drops
+    that one message, and other kernel warnings still show."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("x = 1", metadata={"tags": ["parameters"]})]
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    nbformat.write(nb, tmp_path / "in.ipynb")
+    run = subprocess.run(
+        [str(VENV_BIN / "papermill"), "in.ipynb", "out.ipynb", "-p", "x", "3"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "without encryption" not in run.stdout + run.stderr
+    config = Path(sys.prefix) / "etc" / "ipython" / "ipython_kernel_config.py"
+    assert (
+        config.read_text()
+        == (ROOT / "jupyter" / "ipython_kernel_config.py").read_text()
+    )

@@ -285,3 +285,74 @@ def test_a_claim_that_does_not_reproduce_is_shown_and_still_checked(capsys):
     surprise.add("refuted claim", 1, "x", holds=True, expect=False)
     with pytest.raises(lib.ClaimsFailed, match="not reproduced now hold"):
         surprise.report()
+
+
+# --- the rate fit -----------------------------------------------------------------------------
+
+
+def test_loglog_slope_recovers_a_power_law_with_a_calibrated_error():
+    n = np.array([100, 200, 400, 800, 1600, 3200])
+    rng = np.random.default_rng(0)
+    noise = np.exp(0.05 * rng.standard_normal((400, 6)))
+    fits = [lib.loglog_slope(n, 3 * n**-0.8 * e) for e in noise]
+    slopes = np.array([f.slope for f in fits])
+    # the least-squares error matches the spread of slopes over independent curves
+    assert abs(slopes.mean() + 0.8) < 0.01
+    assert 0.8 < np.mean([f.se for f in fits]) / slopes.std() < 1.2
+    assert (
+        fits[0].method == "least squares" and abs(np.exp(fits[0].intercept) - 3) < 0.5
+    )
+
+
+def test_loglog_slope_bootstraps_over_replicates():
+    n = np.array([10.0, 100.0, 1000.0, 10000.0])
+    rng = np.random.default_rng(1)
+    y = n**-1.5 * np.exp(0.1 * rng.standard_normal((20, 4)))
+    fit = lib.loglog_slope(n, y, seed=3)
+    assert fit.method == "bootstrap over replicates"
+    assert fit == lib.loglog_slope(n, y, seed=3)  # reproducible
+    assert fit.within(-1.5, k=3) and not fit.within(-1.0, k=3)
+    # a mean over 20 replicates has sd 0.1 / sqrt(20) at each n; a least-squares slope
+    # through 4 such points has sd that / sqrt(sum of squared deviations of log n)
+    expected = 0.1 / np.sqrt(20) / np.sqrt(len(n) * np.log(n).var())
+    assert 0.6 < fit.se / expected < 1.4
+    assert str(fit) == f"{fit.slope:.3f} ± {fit.se:.3f}"
+
+
+@pytest.mark.parametrize(
+    "x, y",
+    [
+        ([1, 1, 1], [1, 2, 3]),
+        ([1, 2, 3], [1, -2, 3]),
+        ([0, 2, 3], [1, 2, 3]),
+        ([1, 2], [1, 2]),
+        ([1, 2, 3], [[1, 2, 3]]),
+        ([1, 2, 3], [1, 2]),
+        ([1, 2, 3], [1, np.nan, 3]),
+    ],
+)
+def test_loglog_slope_refuses_what_it_cannot_fit(x, y):
+    with pytest.raises(ValueError):
+        lib.loglog_slope(x, y)
+
+
+# --- mean ± sd as the status pages print it -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "mean, sd, text",
+    [
+        (1.975, 0.06544, "1.975 ± 0.065"),
+        (0.0104, 0.0007074, "0.01040 ± 0.00071"),
+        (1234, 123, "1230 ± 120"),
+        (0.5, 0.0996, "0.50 ± 0.10"),
+        ("11.24", "0.847", "11.24 ± 0.85"),
+        (3.2, None, "3.2"),
+        (3.2, "", "3.2"),
+        ("", "", ""),
+    ],
+)
+def test_mean_sd_prints_sd_at_two_digits_and_mean_to_match(mean, sd, text):
+    from lib.claims import mean_sd
+
+    assert mean_sd(mean, sd) == text

@@ -4,6 +4,7 @@ run a chapter with papermill, sweep chapters over seeds, and read the toc.
     python -m lib.build execute <slug>       # refresh book/<slug>/<slug>.{ipynb,py} from the .md
     python -m lib.build run <slug> [--preset paper] [-p name=value ...] [--record]
     python -m lib.build sweep --chapters <slug> ... --seeds 0-9 [--preset paper] [--record]
+    python -m lib.build controls [--chapters <slug> ...] [--record]   # every control, seed 0
     python -m lib.build prime-cache          # let `jupyter-book build` reuse committed outputs
 """
 
@@ -13,6 +14,7 @@ import argparse
 import copy
 import hashlib
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -276,11 +278,14 @@ def run(
     preset: str | None = None,
     overrides: dict | None = None,
     record: bool = False,
+    progress: bool = True,
 ) -> Path:
     """Execute a chapter with papermill: parameters from ``book/<slug>/<preset>.yaml`` and
     ``overrides``. Writes ``_build/runs/<slug>-<preset>.ipynb`` and never touches the committed
-    notebook. With ``record``, a run of the ``paper`` preset without overrides also writes its
-    measured runtime to ``book/<slug>/paper-run.json`` for the status page."""
+    notebook (a run under a control: ``_build/runs/<slug>-<preset>-<control>.ipynb``). With
+    ``record``, a run of the ``paper`` preset without overrides also writes its measured
+    runtime and claims to ``book/<slug>/paper-run.json`` for the status page. ``progress``
+    shows papermill's bar over the notebook's cells in the terminal."""
     import papermill
 
     quiet_papermill()
@@ -290,7 +295,9 @@ def run(
     params = preset_parameters(slug, preset)
     params.update(overrides or {})
     RUNS.mkdir(parents=True, exist_ok=True)
-    out = RUNS / f"{slug}-{preset or 'default'}.ipynb"
+    control = params.get("control", "none")
+    suffix = "" if control == "none" else f"-{control}"
+    out = RUNS / f"{slug}-{preset or 'default'}{suffix}.ipynb"
     start = time.perf_counter()
     papermill.execute_notebook(
         str(paths["ipynb"]),
@@ -298,7 +305,9 @@ def run(
         parameters=params,
         kernel_name=KERNEL,
         cwd=str(paths["ipynb"].parent),
-        progress_bar=False,
+        progress_bar=progress,
+        # the chapter's own bars (its `progress` parameter) stream to this terminal
+        stderr_file=sys.stderr if progress else None,
         kernel_manager_class=kernel_manager_class(),
     )
     seconds = time.perf_counter() - start
@@ -339,6 +348,10 @@ def write_paper_run(slug: str, executed: Path, seconds: float, device: str) -> P
         "machine": f"{os.cpu_count()} CPU cores, {platform.machine()}",
         "claims_as_recorded": f"{held}/{len(record['claims'])}",
         "date": time.strftime("%Y-%m-%d"),
+        "claims": [
+            {k: c.get(k) for k in ("claim", "measured", "value", "holds", "expected")}
+            for c in record["claims"]
+        ],
     }
     target = BOOK / slug / "paper-run.json"
     target.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
@@ -367,10 +380,18 @@ def main(argv: list[str] | None = None) -> int:
     p_run.add_argument(
         "--record", action="store_true", help="keep the paper preset's runtime"
     )
+    p_run.add_argument(
+        "--no-progress", action="store_true", help="no progress in the terminal"
+    )
     from lib.build import sweep
 
     sweep.add_arguments(
         sub.add_parser("sweep", help="chapters x seeds on dask.distributed")
+    )
+    from lib.build import controls
+
+    controls.add_arguments(
+        sub.add_parser("controls", help="every chapter x control on dask.distributed")
     )
     sub.add_parser(
         "prime-cache", help="store committed outputs in the book's execution cache"
@@ -387,11 +408,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"executed {slug} in {seconds:.1f} s")
     elif args.command == "run":
         out = run(
-            args.slug, args.preset, parse_overrides(args.overrides), record=args.record
+            args.slug,
+            args.preset,
+            parse_overrides(args.overrides),
+            record=args.record,
+            progress=not args.no_progress,
         )
         print(f"wrote {out.relative_to(ROOT)}")
     elif args.command == "sweep":
         return sweep.main(args)
+    elif args.command == "controls":
+        return controls.main(args)
     elif args.command == "prime-cache":
         primed = prime_cache()
         print(

@@ -279,6 +279,8 @@ def write_summary(
 
 
 def describe_failure(r: dict) -> str:
+    if r.get("describe"):
+        return r["describe"]
     what = (
         "claims that do not hold: " + "; ".join(r["failing_claims"])
         if r.get("failing_claims")
@@ -400,6 +402,19 @@ def main(args) -> int:
 
 
 def submit(todo, params, out_dir: Path, args) -> list[dict]:
+    """Run the (chapter, seed) jobs on dask; see ``run_on_dask``."""
+    jobs = [
+        (f"{s}-seed-{k}", run_job, (s, k, params[s], str(out_dir), args.timeout))
+        for s, k in todo
+    ]
+    return run_on_dask(jobs, args)
+
+
+def run_on_dask(jobs, args) -> list[dict]:
+    """Run ``(key, function, arguments)`` jobs as dask tasks: on a ``LocalCluster`` (one
+    worker process per core, one thread each) or on ``args.scheduler``; a progress bar
+    unless ``args.no_progress``; each failure reported as it comes. Every function returns
+    a result dict with ``status`` and never raises."""
     from dask.distributed import Client, LocalCluster, as_completed
 
     os.environ.update(JOB_ENV)  # inherited by LocalCluster workers and their kernels
@@ -417,17 +432,8 @@ def submit(todo, params, out_dir: Path, args) -> list[dict]:
         client = Client(cluster)
     try:
         futures = [
-            client.submit(
-                run_job,
-                s,
-                k,
-                params[s],
-                str(out_dir),
-                args.timeout,
-                key=f"{s}-seed-{k}",
-                pure=False,
-            )
-            for s, k in todo
+            client.submit(function, *arguments, key=key, pure=False)
+            for key, function, arguments in jobs
         ]
         iterator = as_completed(futures)
         if not args.no_progress:
