@@ -22,20 +22,11 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import time
 from pathlib import Path
 
-from lib.build.book_tools import (
-    BOOK,
-    KERNEL,
-    ROOT,
-    chapter_paths,
-    chapters,
-    kernel_manager_class,
-    quiet_papermill,
-)
-from lib.build.sweep import JOB_ENV, code_sha1, run_on_dask
+from lib.build.book_tools import BOOK, ROOT, chapters
+from lib.build.sweep import code_sha1, execute_job, run_on_dask
 from lib.claims import CONTROLS_FILE, load_controls, read_claims
 
 CONTROLS_DIR = ROOT / "_build" / "controls"
@@ -60,44 +51,14 @@ def run_control(
     slug: str, control: str, declared: dict, out_dir: str, timeout: int | None
 ) -> dict:
     """Run one chapter under one control with papermill; never raises."""
-    import papermill
-    from papermill.exceptions import PapermillExecutionError
-
-    os.environ.update(JOB_ENV)
-    quiet_papermill()
     out = Path(out_dir) / slug / f"{control}.ipynb"
-    out.parent.mkdir(parents=True, exist_ok=True)
     result = {
         "chapter": slug,
         "control": control,
         "declared": declared,
-        "status": "passed",
-        "error": "",
-        "claims": [],
         "code_sha1": code_sha1(slug),
+        **execute_job(slug, out, {"control": control, "seed": SEED}, timeout),
     }
-    start = time.perf_counter()
-    try:
-        papermill.execute_notebook(
-            str(chapter_paths(slug)["ipynb"]),
-            str(out),
-            parameters={"control": control, "seed": SEED},
-            kernel_name=KERNEL,
-            cwd=str(chapter_paths(slug)["md"].parent),
-            progress_bar=False,
-            execution_timeout=timeout,
-            kernel_manager_class=kernel_manager_class(),
-        )
-    except PapermillExecutionError as err:
-        result["status"] = "failed"
-        result["error"] = f"{err.ename}: {err.evalue}".strip()
-    except Exception as err:  # a timeout, a dead kernel: reported, never raised
-        result["status"] = "failed"
-        result["error"] = f"{type(err).__name__}: {err}".strip()
-    result["seconds"] = round(time.perf_counter() - start, 1)
-    record = read_claims(out) if out.exists() else None
-    if record:
-        result["claims"] = record["claims"]
     unflipped = [
         f"{k} ({c['claim']})"
         for k, c in enumerate(result["claims"], start=1)

@@ -88,10 +88,9 @@ def code_sha1(slug: str) -> str:
 # --- one job -------------------------------------------------------------------------------
 
 
-def run_job(
-    slug: str, seed: int, parameters: dict, out_dir: str, timeout: int | None
-) -> dict:
-    """Run one chapter at one seed with papermill; never raises (the error is in the result)."""
+def execute_job(slug: str, out: Path, parameters: dict, timeout: int | None) -> dict:
+    """Run the chapter's committed notebook with papermill into ``out``; never raises.
+    Returns ``status``, ``error``, the stored ``claims`` and ``seconds``."""
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
@@ -99,23 +98,14 @@ def run_job(
 
     os.environ.update(JOB_ENV)
     quiet_papermill()
-    out = Path(out_dir) / slug / f"seed-{seed}.ipynb"
     out.parent.mkdir(parents=True, exist_ok=True)
-    result = {
-        "chapter": slug,
-        "seed": seed,
-        "status": "passed",
-        "error": "",
-        "claims": [],
-        "code_sha1": code_sha1(slug),
-        "parameters": parameters,
-    }
+    result = {"status": "passed", "error": "", "claims": []}
     start = time.perf_counter()
     try:
         papermill.execute_notebook(
             str(chapter_paths(slug)["ipynb"]),
             str(out),
-            parameters={**parameters, "seed": seed},
+            parameters=parameters,
             kernel_name=KERNEL,
             cwd=str(chapter_paths(slug)["md"].parent),
             progress_bar=False,
@@ -129,10 +119,24 @@ def run_job(
         result["status"] = "failed"
         result["error"] = f"{type(err).__name__}: {err}".strip()
     result["seconds"] = round(time.perf_counter() - start, 1)
-    if out.exists():
-        record = read_claims(out)
-        if record:
-            result["claims"] = record["claims"]
+    record = read_claims(out) if out.exists() else None
+    if record:
+        result["claims"] = record["claims"]
+    return result
+
+
+def run_job(
+    slug: str, seed: int, parameters: dict, out_dir: str, timeout: int | None
+) -> dict:
+    """Run one chapter at one seed with papermill; never raises (the error is in the result)."""
+    out = Path(out_dir) / slug / f"seed-{seed}.ipynb"
+    result = {
+        "chapter": slug,
+        "seed": seed,
+        "code_sha1": code_sha1(slug),
+        "parameters": parameters,
+        **execute_job(slug, out, {**parameters, "seed": seed}, timeout),
+    }
     failing = [
         c["claim"] for c in result["claims"] if c["holds"] != c.get("expected", True)
     ]
