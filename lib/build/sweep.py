@@ -29,6 +29,7 @@ import sys
 import time
 from pathlib import Path
 
+from lib.claims import mean_sd
 from lib.build.book_tools import (
     BOOK,
     KERNEL,
@@ -266,11 +267,7 @@ def write_summary(
         "|---|---|:---:|---|",
     ]
     for r in rows:
-        spread = (
-            ""
-            if r["mean"] is None
-            else f"{number(r['mean'])} ± {number(r['sd']) or '–'}"
-        )
+        spread = mean_sd(r["mean"], r["sd"])
         claim = r["claim"].replace("|", "\\|")
         lines.append(
             f"| {r['chapter']} | {claim} | {r['held']}/{r['seeds']} | {spread} |"
