@@ -1268,7 +1268,6 @@ for key, value, digits in [
     ("ols_floor_dev_pct", 100 * np.abs(ols_mean[late, 0] / ols_floor - 1).max(), 2),
     ("shift_over_paper", shift_gm["paper's term"], 3),
     ("shift_pool_se_pct", 100 * np.sqrt(np.sum(ols_rse[:, 2] ** 2)) / len(ns_ols), 2),
-    ("plateau_se_pct", 100 * ols_rse[-3:, 0].max(), 3),
     ("ols_end_ratio", ols_mean[-1, 0] / ols_floor, 4),
     ("ols_clean_drop", clean_drop, 0),
 ]:
@@ -1307,8 +1306,11 @@ print(f"experiments: {runtime:.1f} s wall-clock")
 # seeds 0–9 is {seeds}`10`, while dropping the label-shift variance costs {glue}`ols_noshift_pct`%
 # and dropping the floor {glue}`ols_nofloor_exp` orders of magnitude. The label-shift piece is
 # pooled over the {glue}`ols_sizes` sizes (standard error {glue}`shift_pool_se_pct`%), and its
-# ratio over seeds 0–9 is {seeds}`11`. The plateau claim needs only the last three sizes, where the
-# standard error is at most {glue}`plateau_se_pct`%.
+# ratio over seeds 0–9 is {seeds}`11`. The plateau of the isotropic model at $n$ up to $10^{10}$
+# is shown, not asserted: its simulation adds the floor $p_2^2c^2$ exactly (the split
+# {eq}`eq-smc-ols-split`), so once $\sigma^2 d/n$ is far below the floor the plateau holds by
+# construction. What the isotropic model tests is the formula at every $n$ (the claim on
+# {eq}`eq-smc-paper`) and the size of the label-shift term.
 
 # %%
 claims = lib.Claims(
@@ -1347,7 +1349,8 @@ claims.add(
 claims.add(
     "random projections: gap grows from m = n/20 to m = n/2 (paired, > 3 s.e.)",
     f"{gap_mean[below_lo]:.3f} -> {gap_mean[below_hi]:.3f}",
-    "larger models amplify collapse below m ~ n",
+    "larger models amplify the synthetic data's effect below m ~ n (floor and "
+    "label-shift variance together)",
     bool(rp_growth_mean - 3 * rp_growth_se > 0),
 )
 claims.add(
@@ -1360,7 +1363,8 @@ claims.add(
     f"random projections: gap at m = {ms[far] / rp_n:.0f}n is below the peak and "
     "still > 0 (3 s.e.)",
     f"{gap_mean[far]:.3f} ± {gap_se[far]:.3f}",
-    "beyond the threshold larger models mitigate but do not prevent collapse",
+    "beyond the threshold larger models mitigate but do not prevent it (at n = rp_n "
+    "the gap there is mostly label-shift variance)",
     bool(gap_mean[far] - 3 * gap_se[far] > 0 and gap_mean[far] < 0.5 * gap_mean[peak]),
 )
 claims.add(
@@ -1392,7 +1396,7 @@ claims.add(
     "at every n from 1e3 to ols_n_max; without the floor or the label-shift variance "
     "it is not",
     ols_worst["paper, eq-smc-paper"],
-    "E = s^2 phi/(1-phi) + p2^2 c^2 + p1 p2 c^2 phi/(1-phi) (isotropic case of Thm 1)",
+    "isotropic case of Thm 1; tested at phi = d/n <= 0.01 only, where phi/(1-phi) ~ phi",
     bool(
         ols_worst["paper, eq-smc-paper"] < ols_tol
         and ols_worst["wrong: no floor"] >= ols_tol
@@ -1402,26 +1406,11 @@ claims.add(
 )
 claims.add(
     "isotropic least squares: label-shift term / our p1 p2 c^2 (d+1)/(n-d-1) within 3% "
-    "(geometric mean over n), and / the paper's p1 p2 c^2 d/(n-d) within 3% of (d+1)/d",
+    "(geometric mean over n)",
     shift_gm["our (d+1)/(n-d-1) term"],
     "p1 p2 c^2 phi/(1-phi) in the limit d, n -> infinity (ours: finite-d correction)",
-    bool(
-        abs(shift_gm["our (d+1)/(n-d-1) term"] - 1) < 0.03
-        and abs(shift_gm["paper's term"] / ((ols_d + 1) / ols_d) - 1) < 0.03
-    ),
+    bool(abs(shift_gm["our (d+1)/(n-d-1) term"] - 1) < 0.03),
     fmt="{:.3f}",
-)
-claims.add(
-    "isotropic least squares, p2 = ols_p2: E_mix changes < 1% over the last two "
-    "decades of n and ends within 1% of p2^2 c^2, while E_clean falls > 50x",
-    float(plateau_ratio),
-    "even 1 synthetic example in 1000: larger training sets do not help (abstract)",
-    bool(
-        abs(plateau_ratio - 1) < 0.01
-        and abs(ols_mean[-1, 0] / ols_floor - 1) < 0.01
-        and clean_drop > 50
-    ),
-    fmt="{:.4f}",
 )
 claims.report()
 
@@ -1451,6 +1440,15 @@ claims.report()
 # paper's three regimes: amplification as $m$ grows towards $n$, a peak at the threshold, and a
 # smaller but positive gap far beyond it. Each theory check is shown failing on a deliberately wrong
 # theory in the tables of the experiment section, and the controls above flip every claim.
+#
+# What the random-projections checks cannot see: the gap is the difference between training with
+# and without the synthetic labels, and it holds both parts of their effect, the wrong target (the
+# floor) and the extra variance they bring (the label-shift variance). Synthetic labels that were
+# only noisier real labels, with the same variance and no systematic error, would leave a gap of
+# about the same size beyond $m \approx n/2$ at $n$ = `rp_n`: there the gap is mostly variance. So
+# the amplification and the peak are the paper's, but these checks do not show that the part that
+# survives beyond the threshold is collapse rather than noise; a paired run with noise labels, or a
+# sweep over $n$ at fixed $m/n$, would separate the two.
 #
 # ## How this compares with the paper
 #
@@ -1492,18 +1490,18 @@ claims.report()
 #
 # - Ten times more data: `python -m lib.build run strong-model-collapse -p n_max=1000000
 #   -p n_points=17` (about two minutes). The 0.1% curve now visibly bends towards its floor
-#   $10^{-6}$: over the last decade its error falls only 1.9x while the clean error falls 6.3x,
-#   and its excess over the clean curve grows from 2.2x at $n = 10^5$ to 7.7x at $n = 10^6$
-#   (seed 0).
+#   $10^{-6}$: over the last decade its error falls only about 2x while the clean error falls
+#   6.3x, and its excess over the clean curve grows from 2.26x at $n = 10^5$ to 7.44x at
+#   $n = 10^6$ (seed 0).
 # - More ridge in the random-projections model: `python -m lib.build run strong-model-collapse
 #   -p rp_ridge=0.1` (the control `no-interpolation`). The peak at $m = n$ in {numref}`fig-smc-model-size` disappears: the gap now
-#   grows steadily with the model size, from 0.011 at $m = n/20$ to 0.116 at $m = 10n$ (seed 0),
+#   grows steadily with the model size, from 0.013 at $m = n/20$ to 0.115 at $m = 10n$ (seed 0),
 #   so the two claims about the peak fail, and the claims cell says so. Our per-sketch theory
-#   still passes its check (within 1% at the largest gap): it predicts the monotone curve too. The
+#   still passes its check (within 2% at the largest gap): it predicts the monotone curve too. The
 #   amplification near the threshold is a property of nearly ridgeless fits.
 # - A larger isotropic model: `python -m lib.build run strong-model-collapse -p ols_d=100
-#   -p ols_reps=5000` (about two and a half minutes). The finite-$d$ correction shrinks: the
+#   -p ols_reps=5000` (about a minute and a half). The finite-$d$ correction shrinks: the
 #   simulated label-shift term is now about 1.01 times the paper's instead of 1.10, and the paper's
-#   formula is within 0.4% of the simulation at every $n$. The approach to the floor is ten times
-#   slower ($\sigma^2 d/n$ is still 1% of $p_2^2c^2$ at $n = 10^8$), so the plateau claim, which
-#   asks for less than 1% change over the last two decades, fails narrowly (0.989; seed 0).
+#   formula is within 0.3% of the simulation at every $n$. The approach to the floor is ten times
+#   slower ($\sigma^2 d/n$ is still 1% of $p_2^2c^2$ at $n = 10^8$), so the error still changes
+#   by about 1% over the last two decades (the printed plateau ratio is 0.989; seed 0).
