@@ -25,8 +25,15 @@ import json
 import time
 from pathlib import Path
 
-from lib.build.book_tools import BOOK, ROOT, chapters
-from lib.build.sweep import code_sha1, execute_job, run_on_dask
+from lib.build.book_tools import BOOK, ROOT
+from lib.build.sweep import (
+    add_dask_arguments,
+    code_sha1,
+    execute_job,
+    known_chapters,
+    run_on_dask,
+    stored_result,
+)
 from lib.claims import CONTROLS_FILE, load_controls, read_claims
 
 CONTROLS_DIR = ROOT / "_build" / "controls"
@@ -79,16 +86,7 @@ def run_control(
 
 def done(out_dir: Path, slug: str, control: str, declared: dict) -> dict | None:
     """The stored result of a pair that passed with this code and this declaration."""
-    path = out_dir / slug / f"{control}.json"
-    if not path.exists():
-        return None
-    result = json.loads(path.read_text(encoding="utf-8"))
-    current = (
-        result.get("status") == "passed"
-        and result.get("code_sha1") == code_sha1(slug)
-        and result.get("declared") == declared
-    )
-    return result if current else None
+    return stored_result(out_dir / slug / f"{control}.json", slug, declared=declared)
 
 
 def record_rows(slug: str, results: list[dict]) -> list[dict]:
@@ -208,27 +206,15 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--controls", nargs="+", default=None, help="only these controls (default: all)"
     )
-    parser.add_argument(
-        "--scheduler", default=None, help="tcp://HOST:PORT of a cluster"
-    )
-    parser.add_argument(
-        "--workers", type=int, default=None, help="LocalCluster workers"
-    )
-    parser.add_argument(
-        "--timeout", type=int, default=1800, help="seconds per cell (default 1800)"
-    )
     parser.add_argument("--out", default=None, help="output folder (_build/controls)")
     parser.add_argument(
         "--record", action="store_true", help="write book/<slug>/controls.csv"
     )
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_dask_arguments(parser)
 
 
 def main(args) -> int:
-    slugs = args.chapters or chapters_with_controls()
-    unknown = [s for s in slugs if s not in chapters()]
-    if unknown:
-        raise SystemExit(f"unknown chapters: {unknown}; known: {chapters()}")
+    slugs = known_chapters(args.chapters or chapters_with_controls())
     bare = [s for s in slugs if not load_controls(s)]
     if bare:
         raise SystemExit(f"no {CONTROLS_FILE} (or an empty one) for: {bare}")

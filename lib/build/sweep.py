@@ -156,14 +156,21 @@ def run_job(
 def done(out_dir: Path, slug: str, seed: int, parameters: dict) -> dict | None:
     """The stored result of a job that passed with this code and these parameters, or None
     (so a rerun runs it; a changed chapter is never summarised from old results)."""
-    path = out_dir / slug / f"seed-{seed}.json"
+    return stored_result(
+        out_dir / slug / f"seed-{seed}.json", slug, parameters=parameters
+    )
+
+
+def stored_result(path: Path, slug: str, **same) -> dict | None:
+    """The job result at ``path`` if it passed with the chapter's present code and the
+    same values of ``same`` (e.g. the parameters), else None: a rerun runs that job."""
     if not path.exists():
         return None
     result = json.loads(path.read_text(encoding="utf-8"))
     current = (
         result.get("status") == "passed"
         and result.get("code_sha1") == code_sha1(slug)
-        and result.get("parameters") == parameters
+        and all(result.get(key) == value for key, value in same.items())
     )
     return result if current else None
 
@@ -337,15 +344,6 @@ def add_arguments(parser) -> None:
         "--preset", default="default", help="default, or a preset file: paper"
     )
     parser.add_argument(
-        "--scheduler", default=None, help="tcp://HOST:PORT of an existing cluster"
-    )
-    parser.add_argument(
-        "--workers", type=int, default=None, help="LocalCluster workers (cores)"
-    )
-    parser.add_argument(
-        "--timeout", type=int, default=1800, help="seconds per cell (default 1800)"
-    )
-    parser.add_argument(
         "--name", default=None, help="folder under _build/sweeps (default: preset)"
     )
     parser.add_argument(
@@ -357,16 +355,35 @@ def add_arguments(parser) -> None:
     parser.add_argument(
         "--record", action="store_true", help="write book/<slug>/seeds.csv"
     )
+    add_dask_arguments(parser)
+
+
+def add_dask_arguments(parser) -> None:
+    """The options of every command that runs papermill jobs on dask (``run_on_dask``)."""
+    parser.add_argument(
+        "--scheduler", default=None, help="tcp://HOST:PORT of an existing cluster"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=None, help="LocalCluster workers (cores)"
+    )
+    parser.add_argument(
+        "--timeout", type=int, default=1800, help="seconds per cell (default 1800)"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def known_chapters(slugs: list[str]) -> list[str]:
+    """``slugs``, or a one-line exit naming the unknown ones."""
+    unknown = [s for s in slugs if s not in chapters()]
+    if unknown:
+        raise SystemExit(f"unknown chapters: {unknown}; known: {chapters()}")
+    return slugs
 
 
 def main(args) -> int:
     from lib.build.book_tools import parse_overrides
 
-    slugs = args.chapters or chapters()
-    unknown = [s for s in slugs if s not in chapters()]
-    if unknown:
-        raise SystemExit(f"unknown chapters: {unknown}; known: {chapters()}")
+    slugs = known_chapters(args.chapters or chapters())
     seeds = parse_seeds(args.seeds)
     overrides = parse_overrides(args.overrides)
     if args.record and (
