@@ -23,13 +23,14 @@
 # {cite:t}`taheri2025sharper` bound the test loss of networks with smooth activations trained by
 # gradient descent on the logistic loss through algorithmic stability. The bound depends on how far
 # the weights must travel from their initialisation, not on the width. Two consequences are
-# tested here. On separable data the test loss falls like $1/n$, and it does not get worse as the
-# network gets wider. A width-$m$ quadratic network trained by SGD with the large step $\eta = m$
-# classifies XOR perfectly after only $\lceil \log d\rceil$ iterations.
-# The defaults (XOR for $d$ up to 512, five runs per $d$; the rate experiment up to $n = 1600$)
-# run in under a minute on a CPU. `make run CHAPTER=smooth-activation-generalization
-# PRESET=paper` runs the larger preset in `paper.yaml` ($d$ up to 2048, ten runs per $d$, $n$ up to
-# 8000, width up to 2048).
+# tested here. On data separable with margin $\gamma$ the test error is at most of order
+# $1/(\gamma^2 n)$, and the bound does not grow with the width. A width-$m$ quadratic network
+# trained by SGD with the large step $\eta = m$ classifies XOR perfectly after only
+# $\lceil \log d\rceil$ iterations.
+# The defaults (XOR for $d$ up to 512, 15 runs per $d$ and schedule; the rate experiment up to
+# $n = 1600$) run in under a minute on a CPU. `make run CHAPTER=smooth-activation-generalization
+# PRESET=paper` runs the larger preset in `paper.yaml` ($d$ up to 1024, 25 runs per $d$, $n$ up
+# to 8000, width up to 2048).
 # ```
 #
 # ## The question
@@ -127,9 +128,35 @@
 # \mathbb E\, F(W_T) \;\lesssim\; \frac{\rho^2}{n} \;\asymp\; \frac{\log^2 n}{\gamma^2\, n}.
 # $$ (eq-sag-rate)
 #
-# The paper states the rate as $e^{O(L)}/(\gamma^2 n)$ for the test *error*, which is at most
-# $F/\log 2$. The $\log^2 n$ comes from $\rho$ in our derivation; the paper's abstract does not
-# show it, and we could not read the exact theorem.
+# The paper's abstract states the rate $e^{O(L)}/(\gamma^2 n)$ for the test *error*, which is at
+# most $F/\log 2$. The $\log^2 n$ comes from $\rho$ in our derivation; the paper's abstract does
+# not show it, and we could not read the exact theorem. Both are upper bounds: a test error that
+# falls faster than $1/n$ is consistent with them.
+# ```
+#
+# To see how tight the bound is, we also compute a stability bound on the test loss of the
+# network we train, written in the form of the stability analyses that the paper extends.
+#
+# ```{prf:proposition} The stability bound we compute
+# :label: sag-prop-stab
+#
+# For the one-hidden-layer network {eq}`eq-sag-net` with $\sigma = \tanh$, inputs divided by
+# $\sqrt d$ and $s_m = \sqrt m$, the gradient of the output is $\nabla_{w_j} f = a_j
+# \tanh'(w_j^\top x/\sqrt d)\, x/\sqrt{md}$, so $\|\nabla_W f\|^2 \le \ell_f^2 :=
+# \max_i \|x_i\|^2/d$ on the training set, whatever the width. If gradient descent is stable
+# (the Hessian controlled along the path, which is the paper's work), swapping one training
+# example moves the iterate by at most $\frac{\eta}{n}\sum_t$ of the two examples' gradients,
+# and self-boundedness, $\|\nabla_W \ell(y f)\| \le \ell_f\, \ell(y f)$, turns that into
+#
+# $$
+# F(W_T) \;\lesssim\; B_T := \hat F(W_T) + \frac{4\, \ell_f^2\, \eta}{n}
+# \sum_{t=0}^{T-1} \hat F(W_t) .
+# $$ (eq-sag-stab)
+#
+# The constant 4 is that of the convex, non-expansive case; the paper's own constant, which
+# carries its $e^{O(L)}$ factors, we could not read. With $\sum_t \hat F(W_t) \lesssim
+# \|w^\star - w_0\|^2/\eta$ this gives the $\|w^\star - w_0\|^2/n$ term of
+# {eq}`eq-sag-bound`.
 # ```
 #
 # The paper's last result is about leaving this kernel regime.
@@ -162,11 +189,12 @@
 # Each step is a step of the power method. For a unit with $a_j = +1$ the component along
 # $(e_1 + e_2)/\sqrt2$ doubles and the one along $(e_1 - e_2)/\sqrt2$ is killed; a unit with
 # $a_j = -1$ does the opposite. A unit of sign $a_j$ then contributes about
-# $a_j c_j^2 (x_1 + a_j x_2)^2$ to the output, and $(x_1 + x_2)^2 - (x_1 - x_2)^2 = 4 x_1 x_2$. The relevant component starts at size
+# $a_j c_j^2 (x_1 + a_j x_2)^2$ to the output, and $(x_1 + x_2)^2 - (x_1 - x_2)^2 = 4 x_1 x_2$.
+# The relevant component starts at size
 # $1/\sqrt d$ relative to the rest, so about $\log_2\sqrt d \approx 0.72 \ln d$ doublings make it
-# dominate. The noise $S_B - \mathbb E S_B$ has operator norm about $2\sqrt{d/B}$; our batches of
-# $64d/\lceil\ln d\rceil$ points keep it near $\sqrt{\lceil\ln d\rceil}/4 < 1$, so the irrelevant directions grow more slowly
-# than the relevant ones. Once the margins are large, $\ell'$ vanishes and the growth stops.
+# dominate. The noise $S_B - \mathbb E S_B$ has operator norm about $2\sqrt{d/B}$; our batches
+# of $64d/\lceil\ln d\rceil$ points keep it near $\sqrt{\lceil\ln d\rceil}/4 < 1$, so the
+# irrelevant directions grow more slowly than the relevant ones. Once the margins are large, $\ell'$ vanishes and the growth stops.
 # This is our heuristic reading; it is not the paper's proof.
 #
 # ```{prf:proposition} Two equivalent conventions
@@ -197,8 +225,10 @@
 # abstract's statement is meaningful. "Perfect" means no error on $10^4$ fresh test points
 # ($2\cdot10^4$ in the paper preset). The SGD schedule makes one pass over $n = 64d$ samples in
 # $\lceil\ln d\rceil$ equal batches, then reshuffles and cycles; $\log$ is the natural logarithm.
-# We test the stability bound only through its predictions (the rate and the width), not by
-# computing it, and on synthetic data instead of the paper's MNIST and FashionMNIST.
+# We compute the stability bound in the form of {prf:ref}`sag-prop-stab`, not with the paper's
+# constants, and on synthetic data instead of the paper's MNIST and FashionMNIST. Because the
+# number of batches $\lceil\ln d\rceil$ tells the schedule the count the theorem predicts, we
+# also run a schedule blind to $d$ (eight batches of $8d$ points).
 # ```
 #
 # ## The algorithm
@@ -206,11 +236,15 @@
 # %% tags=["parameters"]
 seed = 0
 device = "cpu"  # numpy only
+control = "none"  # or a deliberately wrong variant named in controls.yaml
 dims = [16, 32, 64, 128, 256, 512]  # XOR input dimensions d
 width = 10  # hidden units m of the quadratic network (even)
 samples_per_dim = 64  # training-set size n is samples_per_dim times d
+fixed_batches = 8  # batches per pass of the schedule blind to d
 small_step_factor = 0.1  # the baseline uses step small_step_factor times m
-replicates = 5  # independent XOR runs per d
+break_step_factor = 0.5  # a step below m that keeps the gain above 1
+replicates = 15  # independent XOR runs per d of the large step, each schedule
+baseline_replicates = 5  # runs per d of the smaller steps and the failing settings
 n_test = 10000  # fresh test points per d
 extra_iters = 6  # XOR iterations run beyond ceil(ln d)
 failure_dims = [64, 256]  # dimensions for the settings that fail
@@ -240,18 +274,25 @@ import math
 import time
 
 import numpy as np
+from myst_nb import glue
 from scipy.special import expit, ndtr, ndtri
+from scipy.stats import binom
 
+control = lib.check_control("smooth-activation-generalization", control)
 lib.check_choice("device", device, ("auto", "cpu"))
 lib.check_int_list("dims", dims, low=8, high=4096, min_len=3, increasing=True)
 lib.check_int("width", width, low=2, high=1000)
 if width % 2:
     raise ValueError(f"parameter `width` = {width!r} is invalid: must be even")
 lib.check_int("samples_per_dim", samples_per_dim, low=2, high=1024)
-lib.check_float(
-    "small_step_factor", small_step_factor, low=0.0, high=1.0, low_open=True
-)
-lib.check_int("replicates", replicates, low=2, high=100)
+lib.check_int("fixed_batches", fixed_batches, low=1, high=1024)
+for name, value in (
+    ("small_step_factor", small_step_factor),
+    ("break_step_factor", break_step_factor),
+):
+    lib.check_float(name, value, low=0.0, high=1.0, low_open=True)
+lib.check_int("replicates", replicates, low=3, high=100)
+lib.check_int("baseline_replicates", baseline_replicates, low=2, high=replicates)
 lib.check_int("n_test", n_test, low=1000, high=100_000)
 lib.check_int("extra_iters", extra_iters, low=2, high=100)
 lib.check_int_list("failure_dims", failure_dims, low=8, high=4096, increasing=True)
@@ -296,7 +337,9 @@ t_start = time.perf_counter()
 # $\eta = m$ the factor $1/m$ cancels and the step does not depend on the width, as in
 # {eq}`eq-sag-power`. We store the training set as packed bits, draw an example as a random
 # byte string, and unpack a batch at a time. `x_scale` switches between raw ($1$) and unit-norm
-# ($1/\sqrt d$) inputs, and `n_batches = 1` turns SGD into full-batch gradient descent.
+# ($1/\sqrt d$) inputs, and `n_batches = 1` turns SGD into full-batch gradient descent. By default
+# one pass is split into $\lceil\ln d\rceil$ batches; `n_batches = fixed_batches` gives the
+# schedule that does not know $d$.
 
 # %%
 def hypercube_bits(n, d, rng):
@@ -359,6 +402,31 @@ def first_perfect(iterates, a, x, y, screen=2000):
 
 
 # %% [markdown]
+# Our convention ({prf:ref}`sag-prop-scaling`) sets the initial scale and the steps. Four
+# controls change them: `half-step` and `double-step` scale the large step, `literal-init` draws
+# the weights from $\mathcal N(0, I_d)$ on raw inputs, and `no-step-contrast` runs the two
+# baselines with the large step.
+
+# %%
+eta_large = float(width)
+if control == "half-step":  # the large step halved: power-step gain 1.5, not 2
+    eta_large = width / 2
+if control == "double-step":  # the large step doubled: gain 3 per step
+    eta_large = 2.0 * width
+eta_small = small_step_factor * width
+eta_break = break_step_factor * width
+if control == "no-step-contrast":  # both baselines run with the large step
+    eta_small = eta_break = eta_large
+
+
+def init_std_ours(d):
+    """Initial weight scale of our convention, N(0, I/d) on raw inputs."""
+    if control == "literal-init":  # the literal reading N(0, I) on raw inputs
+        return 1.0
+    return d**-0.5
+
+
+# %% [markdown]
 # ### Gradient descent for the rate
 #
 # For the rate and width predictions we need data that are separable with a known margin and a
@@ -369,22 +437,36 @@ def first_perfect(iterates, a, x, y, screen=2000):
 # {prf:ref}`sag-ass-ntk`: moving every $w_j$ by $a_j e_1$ changes the output to first order by
 # $\frac{1}{\sqrt{md}} \sum_j \tanh'(w_j^\top x/\sqrt d)\, x_1$, which has the sign of $y$ and
 # size at least of order $\gamma$, since $\tanh' > 0$. Replicates are stacked along a first axis,
-# so all training sets of one size run together.
+# so all training sets of one size run together. Gradient descent also sums the training loss
+# along its path, the ingredient of the stability bound {eq}`eq-sag-stab`. Two controls break the
+# assumptions: `noisy-labels` flips a tenth of the labels (training and test), so the data are
+# neither noiseless nor separable, and `unscaled-output` drops the $1/\sqrt m$ of the kernel
+# scaling, so the network's Lipschitz constant grows with the width.
 
 # %%
+label_noise = 0.1 if control == "noisy-labels" else 0.0  # flipped fraction
+
+
 def margin_data(n, d, gamma, rng, reps=()):
     """x ~ N(0, I_d) conditioned on |x_1| >= gamma; labels sign(x_1)."""
     x = rng.standard_normal((*reps, n, d))
     tail = ndtri(ndtr(gamma) + rng.uniform(size=(*reps, n)) * (1 - ndtr(gamma)))
     y = rng.choice([-1.0, 1.0], size=(*reps, n))
     x[..., 0] = y * tail
+    if label_noise:
+        y = np.where(rng.uniform(size=y.shape) < label_noise, -y, y)
     return x, y
 
 
+def output_scale(m):
+    """s_m of eq-sag-net: the kernel scaling sqrt(m)."""
+    return 1.0 if control == "unscaled-output" else math.sqrt(m)
+
+
 def tanh_net(W, a, x):
-    """f(x) = (1/sqrt m) sum_j a_j tanh(w_j . x / sqrt d); W of shape (reps, d, m)."""
+    """f(x) = (1/s_m) sum_j a_j tanh(w_j . x / sqrt d); W of shape (reps, d, m)."""
     h = np.tanh(x @ W / math.sqrt(x.shape[-1]))
-    return h @ a / math.sqrt(len(a)), h
+    return h @ a / output_scale(len(a)), h
 
 
 def logistic_loss(W, a, x, y):
@@ -393,17 +475,28 @@ def logistic_loss(W, a, x, y):
 
 
 def gradient_descent(x, y, m, eta, iters, rng):
-    """Full-batch GD on the first layer; returns W_0 and W_T for each replicate."""
+    """Full-batch GD on the first layer: W_0, W_T and the sum of the training losses
+    of W_0..W_{T-1}, for each replicate."""
     reps, n, d = x.shape
     a = np.repeat([1.0, -1.0], m // 2)
     W0 = rng.standard_normal((reps, d, m))
     W = W0.copy()
+    path_loss = np.zeros(reps)
     for _ in range(iters):
         f, h = tanh_net(W, a, x)
+        path_loss += np.mean(np.logaddexp(0.0, -y * f), axis=-1)
         dloss_df = -y * expit(-y * f)
-        back = dloss_df[..., None] * (1.0 - h**2) * a / math.sqrt(m)
+        back = dloss_df[..., None] * (1.0 - h**2) * a / output_scale(m)
         W -= eta * np.swapaxes(x, 1, 2) @ back / (n * math.sqrt(d))
-    return W0, W, a
+    return W0, W, a, path_loss
+
+
+def stability_bound(train_loss, path_loss, x, eta, m):
+    """B_T of eq-sag-stab for each replicate; l_f^2 = (m / s_m^2) max_i |x_i|^2 / d
+    bounds |grad_W f|^2 (m / s_m^2 = 1 in the kernel scaling)."""
+    n, d = x.shape[-2:]
+    lip2 = m / output_scale(m) ** 2 * np.max(np.sum(x**2, axis=-1), axis=-1) / d
+    return train_loss + 4.0 * lip2 * eta * path_loss / n
 
 
 # %% [markdown]
@@ -411,115 +504,200 @@ def gradient_descent(x, y, m, eta, iters, rng):
 #
 # ### XOR: iterations to perfect test accuracy
 #
-# For each $d$ we run `replicates` independent trainings (fresh initialisation and training set)
-# with the large step $\eta = m$ and with the small step $\eta = m/10$, and record the number of
-# errors on one shared set of fresh test points after every iteration. $t^\star$ is the first
+# For each $d$ we run independent trainings (fresh initialisation and training set) and record
+# the number of errors on one shared set of fresh test points after every iteration. The large
+# step $\eta = m$ runs `replicates` = 15 times with our schedule (one pass in $\lceil\ln d\rceil$
+# batches) and 15 times with a schedule blind to $d$ (one pass in `fixed_batches` = 8 batches of
+# $8d$ points). The break $\eta = m/2$ (power-step gain 1.5 instead of 2, so {eq}`eq-sag-power`
+# predicts about $\log_{1.5}\sqrt d \approx 1.23 \ln d$ iterations) and the small step
+# $\eta = m/10$ use our schedule, `baseline_replicates` = 5 times each. $t^\star$ is the first
 # iteration with no test error.
+#
+# We summarise $t^\star$ at each $d$ by its median, and the number of runs is set by how noisy a
+# median is. A run is more than one iteration late with some probability $q$: the offset
+# $\lceil \ln d\rceil - 0.72\ln d$ between the count and the heuristic varies with $d$, and
+# where it is small a late run is less rare. The median of $R$ runs is
+# late when at least $(R+1)/2$ of them are, with probability
+# $P(\mathrm{Bin}(R, q) \ge (R+1)/2)$. At the largest fraction of late runs measured below,
+# {glue:}`late_max`, that is {glue:}`median_late_five` for $R = 5$, enough for one $d$ out of six
+# to decide a claim by chance on some seeds, and {glue:}`median_late_runs` for $R = 15$.
 
 # %%
 a_xor = np.repeat([1.0, -1.0], width // 2)
 ceil_log = np.array([math.ceil(math.log(d)) for d in dims])
 iters_large = ceil_log + extra_iters
-t_star, errors_at_log, errors_small = [], [], []
+schedules = {  # name: (step, batches per pass; None for ceil(ln d))
+    "eta = m, ceil(ln d) batches": (eta_large, None),
+    f"eta = m, {fixed_batches} batches": (eta_large, fixed_batches),
+    f"eta = {break_step_factor:g} m, ceil(ln d) batches": (eta_break, None),
+}
+ours, fixed, broken = schedules
+t_star = {name: [] for name in schedules}
+errors_at_log = {name: [] for name in schedules}
+errors_small = []
 for d, T in lib.progress(list(zip(dims, iters_large)), enabled=progress, desc="XOR"):
     x_test, y_test = unpack(hypercube_bits(n_test, d, rng), d)
     n_train = samples_per_dim * d
     K = T - extra_iters
-    for _ in range(replicates):
-        W = sgd_xor(d, width, n_train, float(width), T, d**-0.5, rng)
-        t_star.append(first_perfect(W, a_xor, x_test, y_test))
-        errors_at_log.append(test_errors(W[[K]], a_xor, x_test, y_test)[0])
-        eta_small = small_step_factor * width
-        W = sgd_xor(d, width, n_train, eta_small, 3 * K, d**-0.5, rng)
-        errors_small.append(test_errors(W[[0, K, 3 * K]], a_xor, x_test, y_test))
-shape = (len(dims), replicates)
-t_star = np.reshape(t_star, shape)
-acc_at_log = 1 - np.reshape(errors_at_log, shape) / n_test
-small_acc = 1 - np.reshape(errors_small, (*shape, 3)) / n_test
-print(
-    f"{'d':>5} {'ceil ln d':>9} {'t* (large step, each run)':>28} "
-    f"{'acc at ceil ln d':>17} {'small step: acc at ceil ln d, 3 ceil ln d':>42}"
-)
+    for r in range(replicates):
+        for name, (eta, batches) in schedules.items():
+            if name == broken and r >= baseline_replicates:
+                continue
+            W = sgd_xor(
+                d, width, n_train, eta, T, init_std_ours(d), rng, n_batches=batches
+            )
+            t_star[name].append(first_perfect(W, a_xor, x_test, y_test))
+            errors_at_log[name].append(test_errors(W[[K]], a_xor, x_test, y_test)[0])
+        if r < baseline_replicates:
+            W = sgd_xor(d, width, n_train, eta_small, 3 * K, init_std_ours(d), rng)
+            errors_small.append(test_errors(W[[0, K, 3 * K]], a_xor, x_test, y_test))
+t_star = {k: np.reshape(v, (len(dims), -1)) for k, v in t_star.items()}
+acc_at_log = {
+    k: 1 - np.reshape(v, (len(dims), -1)) / n_test for k, v in errors_at_log.items()
+}
+small_acc = 1 - np.reshape(errors_small, (len(dims), baseline_replicates, 3)) / n_test
+median_excess = {  # runs with errors left after the budget count as infinite
+    k: np.median(np.where(np.isnan(v), np.inf, v), axis=1) - ceil_log
+    for k, v in t_star.items()
+}
+perfect_at_log = {k: float(np.mean(v == 1.0)) for k, v in acc_at_log.items()}
+late = {  # per d, the fraction of runs more than one iteration beyond ceil(ln d)
+    k: np.mean(~(t_star[k] <= ceil_log[:, None] + 1), axis=1) for k in (ours, fixed)
+}
+late_max = max(float(v.max()) for v in late.values())
+
+
+def median_late(q, runs):
+    """P(the median of `runs` runs is late) when each run is late with prob. q."""
+    return float(binom.sf((runs - 1) // 2, runs, q))
+
+
+print(f"{'d':>5} {'ceil ln d':>9} {'t* (eta = m, ceil(ln d) batches, each run)':>43}")
 for i, d in enumerate(dims):
-    runs = " ".join("-" if np.isnan(t) else f"{t:.0f}" for t in t_star[i])
-    print(
-        f"{d:>5} {ceil_log[i]:>9} {runs:>28} {acc_at_log[i].min():>8.4f}-"
-        f"{acc_at_log[i].max():.4f} {small_acc[i, :, 1].mean():>20.3f}, "
-        f"{small_acc[i, :, 2].mean():.3f}"
+    runs = " ".join("-" if np.isnan(t) else f"{t:.0f}" for t in t_star[ours][i])
+    print(f"{d:>5} {ceil_log[i]:>9} {runs:>43}")
+print(
+    f"\n{'schedule':<32} {'median t* - ceil(ln d), per d':>30} {'perfect at ceil':>16}"
+)
+for name in schedules:
+    excess = " ".join(f"{v:+.0f}" for v in median_excess[name])
+    print(f"{name:<32} {excess:>30} {perfect_at_log[name]:>16.0%}")
+print(
+    f"\neta = {small_step_factor:g} m: mean accuracy at ceil(ln d) per d "
+    + " ".join(f"{v:.3f}" for v in small_acc[:, :, 1].mean(axis=1))
+    + f"; runs perfect at 3 ceil(ln d): {int(np.sum(small_acc[:, :, 2] == 1))}"
+)
+print(
+    "runs more than one iteration late, per d: "
+    + "; ".join(f"{k}: " + " ".join(f"{q:.2f}" for q in v) for k, v in late.items())
+)
+print(
+    f"P(median late) at the largest fraction {late_max:.2f}: "
+    f"{median_late(late_max, replicates):.1e} with {replicates} runs, "
+    f"{median_late(late_max, 5):.1e} with 5"
+)
+glue("late_max", round(late_max, 2), display=False)
+for key, runs in (("runs", replicates), ("five", 5)):  # one significant digit
+    glue(
+        f"median_late_{key}", float(f"{median_late(late_max, runs):.1g}"), display=False
+    )
+glue("perfect_ours_pct", round(100 * perfect_at_log[ours]), display=False)
+glue("perfect_fixed_pct", round(100 * perfect_at_log[fixed]), display=False)
+glue("perfect_break_pct", round(100 * perfect_at_log[broken]), display=False)
+for key, value in (
+    ("min", np.min(median_excess[broken])),
+    ("max", np.max(median_excess[broken])),
+):  # infinite when most runs never reach zero errors
+    glue(
+        f"excess_break_{key}", int(value) if np.isfinite(value) else 999, display=False
     )
 
 # %% [markdown]
 # The large step reaches perfect test accuracy after $\lceil \ln d\rceil$ iterations or one more in
-# most runs (an occasional run needs a few more), while the small step is still near chance at that point and has not reached perfect
-# accuracy after three times as many. {numref}`fig-sag-tstar` shows $t^\star$ against $d$ on a
-# logarithmic axis: the points climb by about one iteration each time $d$ is multiplied by
-# $e$, along the staircase $\lceil\ln d\rceil$.
+# most runs, with either schedule, while the small step is still near chance at that point and
+# has not reached perfect accuracy after three times as many. The exact count is a different
+# matter. With our schedule {glue:}`perfect_ours_pct`% of the runs are perfect at exactly
+# $\lceil\ln d\rceil$; with the schedule blind to $d$, {glue:}`perfect_fixed_pct`%; with
+# $\eta = m/2$, {glue:}`perfect_break_pct`%, its median $t^\star$ lying
+# {glue:}`excess_break_min` to {glue:}`excess_break_max` iterations beyond $\lceil\ln d\rceil$.
+# So part of the agreement of our schedule with the exact count comes from its knowing
+# $\lceil\ln d\rceil$, and the count itself needs the step $\eta = m$: the theorem's constant is a
+# property of the gain 2 of {eq}`eq-sag-power`, not of SGD in general.
+# {numref}`fig-sag-tstar` shows $t^\star$ against $d$ on a logarithmic axis: the points climb by
+# about one iteration each time $d$ is multiplied by $e$, along the staircase $\lceil\ln d\rceil$,
+# and the $\eta = m/2$ medians climb faster.
 
 # %%
 log_d = np.log(dims)
-censored = np.isnan(
-    t_star
-)  # runs with errors left after the budget count as budget + 1
-t_mean = np.where(censored, (iters_large + 1)[:, None], t_star).mean(axis=1)
-slope_t, intercept_t = np.polyfit(log_d, t_mean, 1)
-median_excess = np.median(np.where(censored, np.inf, t_star), axis=1) - ceil_log
-perfect_at_log = float(np.mean(acc_at_log == 1.0))
-print(
-    f"fit: mean t* = {slope_t:.2f} ln d + {intercept_t:.2f} "
-    f"({censored.sum()} runs still with errors at the end)"
-)
-print("median t* - ceil(ln d) per d: " + ", ".join(f"{v:+.1f}" for v in median_excess))
-print(f"runs with zero test errors at exactly t = ceil(ln d): {perfect_at_log:.0%}")
+median_t = {
+    k: np.median(np.where(np.isnan(v), np.inf, v), axis=1) for k, v in t_star.items()
+}
+finite = {k: bool(np.all(np.isfinite(v))) for k, v in median_t.items()}
+slope_t = {
+    k: float(np.polyfit(log_d, v, 1)[0]) if finite[k] else math.nan
+    for k, v in median_t.items()
+}
+intercept_t = float(np.polyfit(log_d, median_t[ours], 1)[1]) if finite[ours] else 0.0
+for name in schedules:
+    print(f"{name:<32} fitted slope of median t* against ln d: {slope_t[name]:.2f}")
 
-# %% mystnb={"figure": {"caption": "Iterations $t^\\star$ until SGD with the large step $\\eta = m$ makes no error on the test points, against the input dimension $d$ (grey dots, one per run; black, the mean; dashed, the least-squares line in $\\ln d$). The staircase is the paper's $\\lceil \\ln d\\rceil$. The number of iterations grows logarithmically and most runs sit on the staircase or one step above it.", "name": "fig-sag-tstar"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Iterations $t^\\star$ until SGD makes no error on the test points, against the input dimension $d$. Grey dots, each run of $\\eta = m$ with our schedule ($\\lceil\\ln d\\rceil$ batches), black its median and dashed its least-squares line in $\\ln d$; green, the median of the schedule blind to $d$ (8 batches of $8d$); pink, the median of $\\eta = m/2$. The staircase is the paper's $\\lceil \\ln d\\rceil$. With $\\eta = m$ both schedules sit on the staircase or one step above it; $\\eta = m/2$ climbs faster.", "name": "fig-sag-tstar"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 offsets = np.linspace(-0.06, 0.06, replicates)
 for r in range(replicates):
     ax.plot(
         np.array(dims) * np.exp(offsets[r]),
-        t_star[:, r],
+        t_star[ours][:, r],
         "o",
         color="0.6",
         ms=4,
-        label="each run" if r == 0 else None,
+        label="each run, eta = m" if r == 0 else None,
     )
-ax.plot(dims, t_mean, "o-", color="k", label="mean over runs")
+colours = {ours: "k", fixed: lib.PALETTE[2], broken: lib.PALETTE[3]}
+for name, colour in colours.items():
+    ax.plot(dims, median_t[name], "o-", color=colour, label=f"median, {name}")
+if finite[ours]:
+    ax.plot(
+        dims,
+        slope_t[ours] * log_d + intercept_t,
+        "--",
+        color="k",
+        label=f"fit {slope_t[ours]:.2f} ln d + {intercept_t:.2f}",
+    )
+d_grid = np.geomspace(dims[0] / 1.3, dims[-1] * 1.3, 400)
 ax.plot(
-    dims,
-    slope_t * log_d + intercept_t,
-    "--",
-    color=lib.PALETTE[0],
-    label=f"fit {slope_t:.2f} ln d + {intercept_t:.2f}",
-)
-ax.step(
-    dims, ceil_log, where="mid", color=lib.PALETTE[1], label=r"$\lceil \ln d\rceil$"
+    d_grid, np.ceil(np.log(d_grid)), color="0.4", lw=1, label=r"$\lceil \ln d\rceil$"
 )
 ax.set_xscale("log", base=2)
 ax.set_xlabel("input dimension d")
 ax.set_ylabel("iterations to zero test errors")
-ax.legend()
+ax.legend(fontsize="small")
 lib.show(fig)
 
 # %% [markdown]
 # {numref}`fig-sag-curves` follows the largest $d$ iteration by iteration. With the large step the
 # accuracy stays at chance while the relevant component grows unseen, then jumps to 1 within two
-# iterations. With $\eta = m/10$ the gain per step is $1.1$ instead of 2, and after three times
-# as many iterations the accuracy has barely left chance.
+# iterations. With $\eta = m/2$ the same jump comes a few iterations later. With $\eta = m/10$ the
+# gain per step is $1.1$ instead of 2, and after three times as many iterations the accuracy has
+# barely left chance.
 
 # %%
 d_big, K_big = dims[-1], int(ceil_log[-1])
 x_test, y_test = unpack(hypercube_bits(n_test, d_big, rng), d_big)
 curves = {}
-for name, eta in (("large step, eta = m", 1.0), ("small step", small_step_factor)):
-    W = sgd_xor(
-        d_big, width, samples_per_dim * d_big, eta * width, 3 * K_big, d_big**-0.5, rng
-    )
+for name, eta in (
+    ("eta = m", eta_large),
+    (f"eta = {break_step_factor:g} m", eta_break),
+    (f"eta = {small_step_factor:g} m", eta_small),
+):
+    n_big = samples_per_dim * d_big
+    W = sgd_xor(d_big, width, n_big, eta, 3 * K_big, init_std_ours(d_big), rng)
     curves[name] = 1 - test_errors(W, a_xor, x_test, y_test) / n_test
 
-# %% mystnb={"figure": {"caption": "Test accuracy of one run against the iteration at the largest default $d$, for the large step $\\eta = m$ and the small step $\\eta = m/10$; the vertical line is $\\lceil \\ln d\\rceil$. The large step jumps from chance to perfect accuracy around $\\lceil \\ln d\\rceil$; the small step is still near chance three times later.", "name": "fig-sag-curves"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Test accuracy of one run against the iteration at the largest default $d$, for the steps $\\eta = m$ (black), $m/2$ (pink) and $m/10$ (vermilion); the vertical line is $\\lceil \\ln d\\rceil$. The large step jumps from chance to perfect accuracy around $\\lceil \\ln d\\rceil$; the small step is still near chance three times later.", "name": "fig-sag-curves"}} tags=["hide-input"]
 fig, ax = lib.subplots()
-for i, (name, acc) in enumerate(curves.items()):
-    ax.plot(np.arange(len(acc)), acc, "o-", ms=3, color=lib.PALETTE[i], label=name)
+for (name, acc), colour in zip(curves.items(), ("k", lib.PALETTE[3], lib.PALETTE[1])):
+    ax.plot(np.arange(len(acc)), acc, "o-", ms=3, color=colour, label=name)
 ax.axvline(K_big, color="0.5", ls=":", label=r"$\lceil \ln d\rceil$")
 ax.set_xlabel(f"SGD iteration (d = {d_big})")
 ax.set_ylabel("test accuracy")
@@ -536,41 +714,75 @@ lib.show(fig)
 # size $d$, so most examples sit where the logistic loss is flat. Unit-norm inputs with $\eta = m$
 # make the power step {eq}`eq-sag-power` a gain of $1 + 1/d$. Full-batch gradient descent on a
 # small training set ($n = 8d$) amplifies the noise directions of $S$ until they rival the signal.
-# The fourth row checks {prf:ref}`sag-prop-scaling` numerically.
+# The last row checks {prf:ref}`sag-prop-scaling` numerically: its iterates, mapped back by
+# $w = w'/\sqrt d$, are compared with those of setting (a) on the same random draws. The control
+# `wrong-equivalence` replaces the proposition's $\eta = m d$ by $\eta = m\sqrt d$.
 
 # %%
-# name: (std of w as a power of d, unit-norm x, eta / m as a power of d, n / d, batches)
+eta_equiv_power = 0.5 if control == "wrong-equivalence" else 1.0
+# name: (init std, unit-norm x, eta, n / d, batches per pass), as functions of d
 settings = {
     "ours: raw x, N(0, I/d), eta = m, SGD on 64d": (
-        -0.5,
+        init_std_ours,
         False,
-        0,
+        lambda d: eta_large,
         samples_per_dim,
         None,
     ),
-    "literal: raw x, N(0, I), eta = m": (0.0, False, 0, samples_per_dim, None),
-    "unit-norm x, N(0, I), eta = m": (0.0, True, 0, samples_per_dim, None),
-    "unit-norm x, N(0, I), eta = m d": (0.0, True, 1, samples_per_dim, None),
-    "full-batch GD on n = 8d, our scaling": (-0.5, False, 0, 8, 1),
+    "literal: raw x, N(0, I), eta = m": (
+        lambda d: 1.0,
+        False,
+        lambda d: float(width),
+        samples_per_dim,
+        None,
+    ),
+    "unit-norm x, N(0, I), eta = m": (
+        lambda d: 1.0,
+        True,
+        lambda d: float(width),
+        samples_per_dim,
+        None,
+    ),
+    "full-batch GD on n = 8d, our scaling": (
+        lambda d: d**-0.5,
+        False,
+        lambda d: float(width),
+        8,
+        1,
+    ),
+    "equivalent: unit-norm x, N(0, I), eta = m d": (
+        lambda d: 1.0,
+        True,
+        lambda d: width * d**eta_equiv_power,
+        samples_per_dim,
+        None,
+    ),
 }
-fail, reference = {}, {}
+fail = {}
 equivalence_gap = 0.0
 for d in failure_dims:
     K = math.ceil(math.log(d))
     x_test, y_test = unpack(hypercube_bits(n_test, d, rng), d)
-    for name, (std_power, unit_norm, eta_power, per_d, batches) in settings.items():
+    n_train = samples_per_dim * d
+    for name, (init_std, unit_norm, eta, per_d, batches) in settings.items():
         x_scale = d**-0.5 if unit_norm else 1.0
-        eta, init_std, n_train = float(width * d**eta_power), d**std_power, per_d * d
         rows = []
-        for r in range(replicates):
+        for r in range(baseline_replicates):
             run_rng = np.random.default_rng([seed, d, r])  # same draws in every setting
             W = sgd_xor(
-                d, width, n_train, eta, 2 * K, init_std, run_rng, x_scale, batches
+                d,
+                width,
+                per_d * d,
+                eta(d),
+                2 * K,
+                init_std(d),
+                run_rng,
+                x_scale,
+                batches,
             )
-            if name.startswith("ours"):
-                reference[r] = W
-            if name.endswith("eta = m d"):  # map back: w = w' / sqrt(d)
-                ref = reference[r]
+            if name.startswith("equivalent"):  # setting (a) on the same draws
+                run_rng = np.random.default_rng([seed, d, r])
+                ref = sgd_xor(d, width, n_train, float(width), 2 * K, d**-0.5, run_rng)
                 gap = np.max(np.abs(W * d**-0.5 - ref)) / np.max(np.abs(ref))
                 equivalence_gap = max(equivalence_gap, gap)
             W = W * x_scale  # the test points are raw; fold the input scale into W
@@ -586,7 +798,7 @@ for (name, d), rows in fail.items():
     perfect = int(np.sum(~np.isnan(rows[:, 2])))
     print(
         f"{name:<44} {d:>4} {acc[:, 0].mean():>17.4f} {acc[:, 1].mean():>15.4f} "
-        f"{perfect:>8}/{replicates}"
+        f"{perfect:>8}/{baseline_replicates}"
     )
 equivalent = equivalence_gap < 1e-9
 print(
@@ -595,57 +807,96 @@ print(
 )
 
 # %% [markdown]
-# Only our convention reaches perfect accuracy reliably. The literal reading gets close (it
-# misclassifies one to ten in a thousand test points; at $d = 64$ an occasional run has a lucky
-# iteration without test errors) because its initial outputs of size $d$ saturate the logistic
+# Only our convention reaches perfect accuracy reliably. The literal reading gets close, but a few
+# test points in a thousand stay misclassified (at $d = 64$ an occasional run has a lucky
+# iteration without test errors), because its initial outputs of size $d$ saturate the logistic
 # loss. Unit-norm inputs with $\eta = m$ stay at chance. Full-batch gradient
 # descent on $8d$ points learns, but not perfectly within this budget. The equivalent convention
 # gives the same iterates to rounding error.
 #
-# ### The $1/n$ rate and the width
+# ### The $1/n$ rate, the stability bound and the width
 #
 # Now the kernel regime of {prf:ref}`sag-cor-rate`. For each training-set size $n$ we run full-batch
 # gradient descent for $T = $ `rate_iters_per_sample` $\cdot\, n$ iterations, so that $\eta T
-# \propto n$ as the corollary asks, and measure the test loss on fresh points. We also record the
-# distance travelled, $\|W_T - W_0\|_F$.
+# \propto n$ as the corollary asks, and measure the test loss and the test error (0-1) on fresh
+# points. We also record the distance travelled, $\|W_T - W_0\|_F$, and compute the stability
+# bound $B_T$ of {eq}`eq-sag-stab`. The abstract's rate is a bound, $e^{O(L)}/(\gamma^2 n)$; we
+# take its constant to be 1 for our single hidden layer and compare with $1/(\gamma^2 n)$.
 
 # %%
 x_rate_test, y_rate_test = margin_data(rate_n_test, rate_dim, rate_margin, rng)
 
 
 def train_and_test(n, m):
-    """Test loss, train loss and distance travelled, one entry per replicate."""
+    """Per replicate: test loss, test error, train loss, distance travelled and B_T."""
     x, y = margin_data(n, rate_dim, rate_margin, rng, (rate_replicates,))
     iters = max(1, round(rate_iters_per_sample * n))
-    W0, W, a = gradient_descent(x, y, m, rate_step, iters, rng)
+    W0, W, a, path_loss = gradient_descent(x, y, m, rate_step, iters, rng)
     test = np.array([logistic_loss(w, a, x_rate_test, y_rate_test) for w in W])
+    error = np.array(
+        [np.mean(np.sign(tanh_net(w, a, x_rate_test)[0]) != y_rate_test) for w in W]
+    )
     train = logistic_loss(W, a, x, y)
-    return test, train, np.sqrt(np.sum((W - W0) ** 2, axis=(1, 2)))
+    travel = np.sqrt(np.sum((W - W0) ** 2, axis=(1, 2)))
+    bound = stability_bound(train, path_loss, x, rate_step, m)
+    return test, error, train, travel, bound
 
 
 rate = [
     train_and_test(n, rate_width)
     for n in lib.progress(rate_ns, enabled=progress, desc="n")
 ]
-test_loss = np.array([r[0] for r in rate])  # (len(rate_ns), replicates)
-train_loss = np.array([r[1] for r in rate])
-travel = np.array([r[2] for r in rate])
-log_n = np.log(rate_ns)
-slope_n = np.polyfit(log_n, np.log(test_loss.mean(axis=1)), 1)[0]
-slope_per_rep = np.polyfit(log_n, np.log(test_loss), 1)[0]
-slope_log2 = np.polyfit(log_n, np.log(log_n**2 / np.array(rate_ns)), 1)[0]
-print(f"{'n':>6} {'T':>6} {'test loss':>10} {'train loss':>11} {'||W_T - W_0||':>14}")
+test_loss, test_error, train_loss, travel, stab = (
+    np.array([r[k] for r in rate])
+    for k in range(5)  # (len(rate_ns), replicates)
+)
+ns = np.array(rate_ns, dtype=float)
+rate_bound = 1 / (rate_margin**2 * ns)
+error_ratio = test_error.mean(axis=1) / rate_bound
+loss_ratio_n = test_loss.mean(axis=1) / rate_bound
+loss_fit = lib.loglog_slope(ns, test_loss.T)  # bootstrap over training sets
+mean_error = test_error.mean(axis=1)
+seen = mean_error > 0  # the n at which some test point was misclassified
+error_fit = lib.loglog_slope(ns[seen], mean_error[seen]) if seen.sum() >= 3 else None
+print(
+    f"{'n':>6} {'T':>6} {'test loss':>10} {'test error':>11} {'1/(g^2 n)':>10} "
+    f"{'train loss':>11} {'B_T':>8} {'||W_T - W_0||':>14}"
+)
 for i, n in enumerate(rate_ns):
     print(
         f"{n:>6} {max(1, round(rate_iters_per_sample * n)):>6} "
-        f"{test_loss[i].mean():>10.2e} {train_loss[i].mean():>11.2e} "
-        f"{travel[i].mean():>14.1f}"
+        f"{test_loss[i].mean():>10.2e} {test_error[i].mean():>11.1e} "
+        f"{rate_bound[i]:>10.2e} {train_loss[i].mean():>11.2e} "
+        f"{stab[i].mean():>8.2f} {travel[i].mean():>14.1f}"
     )
+print(f"slope of log test loss against log n: {loss_fit} (s.e., {loss_fit.method})")
 print(
-    f"fitted slope of log test loss vs log n: {slope_n:.2f} (per replicate "
-    f"{slope_per_rep.min():.2f} to {slope_per_rep.max():.2f}); "
-    f"1/n: -1, log^2(n)/n over this grid: {slope_log2:.2f}"
+    "slope of log mean test error against log n, over the n with an error: "
+    + (f"{error_fit} (s.e., {error_fit.method})" if error_fit else "fewer than 3 n")
 )
+print(
+    "test loss / (1/(gamma^2 n)): " + " ".join(f"{v:.3f}" for v in loss_ratio_n),
+    "\ntest error / (1/(gamma^2 n)): " + " ".join(f"{v:.4f}" for v in error_ratio),
+)
+zero_error = np.flatnonzero(test_error.max(axis=1) == 0)
+log2_slope = lib.loglog_slope(ns, np.log(ns) ** 2 / ns).slope
+print(f"slope of log^2(n) / n over the same n: {log2_slope:.2f}")
+glue("rate_slope", round(loss_fit.slope, 2), display=False)
+glue("log2_slope", round(log2_slope, 2), display=False)
+glue("rate_slope_se", round(loss_fit.se, 3), display=False)
+error_slope = error_fit.slope if error_fit else 0.0
+glue("error_slope", round(error_slope, 1), display=False)
+glue("error_slope_se", round(error_fit.se if error_fit else 0.0, 1), display=False)
+glue("rate_error_ratio_max", round(float(error_ratio.max()), 3), display=False)
+glue("rate_loss_ratio_max", round(float(loss_ratio_n.max()), 2), display=False)
+glue("rate_error_first", round(float(test_error[0].mean()), 3), display=False)
+glue(
+    "rate_zero_n", int(rate_ns[zero_error[0]]) if len(zero_error) else 0, display=False
+)
+glue("stab_min", round(float(stab.mean(axis=1).min()), 1), display=False)
+glue("stab_max", round(float(stab.mean(axis=1).max()), 1), display=False)
+glue("travel_first", round(float(travel[0].mean())), display=False)
+glue("travel_last", round(float(travel[-1].mean())), display=False)
 
 # %%
 widths_out = [
@@ -653,46 +904,81 @@ widths_out = [
     for m in lib.progress(rate_widths, enabled=progress, desc="m")
 ]
 width_test = np.array([w[0].mean() for w in widths_out])
-width_travel = np.array([w[2].mean() for w in widths_out])
-print(f"n = {rate_width_n}: {'m':>6} {'test loss':>10} {'||W_T - W_0||':>14}")
-for m, te, tr in zip(rate_widths, width_test, width_travel):
-    print(f"{'':>10}{m:>6} {te:>10.2e} {tr:>14.1f}")
+width_travel = np.array([w[3].mean() for w in widths_out])
+width_stab = np.array([w[4].mean() for w in widths_out])
+print(
+    f"n = {rate_width_n}: {'m':>6} {'test loss':>10} {'B_T':>8} {'||W_T - W_0||':>14}"
+)
+for m, te, b, tr in zip(rate_widths, width_test, width_stab, width_travel):
+    print(f"{'':>10}{m:>6} {te:>10.2e} {b:>8.2f} {tr:>14.1f}")
+travel_ratio = width_travel[-1] / width_travel[0]
+stab_ratio = width_stab[-1] / width_stab[0]
+loss_ratio = width_test[-1] / width_test[0]
+width_ratio = rate_widths[-1] / rate_widths[0]
+stab_over_loss = min(
+    float(np.min(stab.mean(axis=1) / test_loss.mean(axis=1))),
+    float(np.min(width_stab / width_test)),
+)
+print(
+    f"width {rate_widths[0]} -> {rate_widths[-1]}: ||W_T - W_0|| x {travel_ratio:.3f}, "
+    f"B_T x {stab_ratio:.2f}, test loss x {loss_ratio:.2f}; "
+    f"B_T / test loss >= {stab_over_loss:.1f} at every n and width"
+)
+glue("width_loss_ratio", round(float(loss_ratio), 2), display=False)
+glue("width_stab_ratio", round(float(stab_ratio), 2), display=False)
+glue("stab_over_loss", round(stab_over_loss), display=False)
 
-# %% mystnb={"figure": {"caption": "Test loss against the training-set size $n$ for gradient descent with $T \\propto n$ on separable data (dots, mean over training sets; dashed, the fitted power law), with the shapes $1/n$ and $\\log^2 n / n$ through the first point. The measured curve follows $\\log^2 n/n$ rather than the pure $1/n$.", "name": "fig-sag-rate"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Gradient descent with $T \\propto n$ on separable data, against the training-set size $n$ (means over training sets). Blue dots, the test logistic loss; blue squares, the test error, with open triangles at $1/n_{\\rm test}$ where no test point was misclassified; orange, the abstract's rate $1/(\\gamma^2 n)$ with constant 1; grey dash-dot, the stability bound $B_T$ of {eq}`eq-sag-stab`; dotted, the loss $\\log 2$ of a constant predictor. The test error falls much faster than $1/(\\gamma^2 n)$ and the test loss more slowly; the stability bound lies above the test loss and is vacuous (above $\\log 2$) at these sizes.", "name": "fig-sag-rate"}} tags=["hide-input"]
 fig, ax = lib.subplots()
-ns = np.array(rate_ns, dtype=float)
-mean_loss = test_loss.mean(axis=1)
-ax.loglog(ns, mean_loss, "o", color="k", label="test loss (mean)")
-ax.loglog(
-    ns,
-    mean_loss[0] * (ns / ns[0]) ** slope_n,
-    "--",
-    color="k",
-    label=f"fit, slope {slope_n:.2f}",
-)
-ax.loglog(ns, mean_loss[0] * ns[0] / ns, color=lib.PALETTE[0], label="1/n")
-ax.loglog(
-    ns,
-    mean_loss[0] * (log_n / log_n[0]) ** 2 * ns[0] / ns,
-    color=lib.PALETTE[1],
-    label=r"$\log^2 n / n$",
-)
+ax.loglog(ns, test_loss.mean(axis=1), "o", color=lib.PALETTE[0], label="test loss")
+ax.loglog(ns[seen], mean_error[seen], "s", color=lib.PALETTE[0], label="test error")
+if not seen.all():
+    ax.loglog(
+        ns[~seen],
+        np.full((~seen).sum(), 1 / rate_n_test),
+        "v",
+        mfc="none",
+        color=lib.PALETTE[0],
+        label="no test error",
+    )
+ax.loglog(ns, rate_bound, "--", color=lib.PALETTE[4], label=r"$1/(\gamma^2 n)$")
+ax.loglog(ns, stab.mean(axis=1), "-.", color="0.35", label="stability bound $B_T$")
+ax.axhline(math.log(2), color="0.6", ls=":", label=r"$\log 2$")
 ax.set_xlabel("training-set size n")
-ax.set_ylabel("test logistic loss")
-ax.legend()
+ax.set_ylabel("test loss, test error, bounds")
+ax.legend(fontsize="small", ncol=2)
 lib.show(fig)
 
 # %% [markdown]
-# {numref}`fig-sag-rate` shows the rate. The test loss falls steadily with $n$, but more slowly than
-# $1/n$: its slope matches that of $\log^2 n/n$, the form {eq}`eq-sag-rate` predicts once the
-# comparator's distance $\rho \approx \log(n)/\gamma$ is counted. The distance travelled also
-# grows with $n$, slowly (from about 18 to 45 over the sixteen-fold range of $n$). The test and
-# training losses are almost equal: the stability term is not what limits the test loss here, the
-# optimisation term $\rho^2/(\eta T)$ is. The width comparison shows the second prediction in part:
-# at fixed $n$, a sixteen-fold wider network travels as far from its initialisation (within a few
-# percent) although its initial weights have four times the norm, and its test loss is only
-# somewhat larger (by 16% on seed 0), not four times larger as a bound growing like
-# $\sqrt m$ would allow.
+# {numref}`fig-sag-rate` reads the rate as the bound it is, and then asks about its shape. A
+# bound with a constant we cannot read is not tested by sitting below it with the constant taken
+# as 1: the test error here is at most {glue:}`rate_error_ratio_max` of $1/(\gamma^2 n)$ and the
+# test loss at most {glue:}`rate_loss_ratio_max` of it, so both would sit below
+# $1/(\gamma^2\sqrt n)$ as well. What the data can say is how fast each falls. The test error
+# falls much faster than $1/n$: from {glue:}`rate_error_first` at the smallest $n$ to no
+# misclassified test point at all from $n =$ {glue:}`rate_zero_n` on (a value of 0 means none
+# had one), a fitted slope of {glue:}`error_slope` ± {glue:}`error_slope_se` in $\log n$ over
+# the sizes that still had an error. On data with a margin the error can fall faster than any
+# power once the learned direction is within the margin of the teacher's, so a $1/n$ bound on it
+# is consistent and loose. The test loss falls more slowly, with slope {glue:}`rate_slope` ±
+# {glue:}`rate_slope_se`: faster than the $1/\sqrt n$ of a uniform-convergence bound, but not
+# as $1/n$. For comparison, over the same grid the $\log^2 n / n$ of our derivation
+# {eq}`eq-sag-rate` has a slope of {glue:}`log2_slope`. The abstract's $1/n$ is for the test
+# error; for the test loss we do not reproduce it.
+#
+# The stability bound $B_T$ of {eq}`eq-sag-stab` lies above the test loss, by a factor of at
+# least {glue:}`stab_over_loss` over all runs, and between {glue:}`stab_min` and
+# {glue:}`stab_max` it is vacuous here: the weights travel far from their initialisation (from
+# {glue:}`travel_first` to {glue:}`travel_last` as $n$ grows), and $\|w^\star - w_0\|^2/n$
+# becomes small only for $n$ well beyond our grid. A bound that loose cannot fail here, so we show
+# it and do not assert it. The width comparison tests the other half of the claim: from the
+# narrowest to the widest network the distance travelled barely changes, which is what keeps a
+# bound in $\|w^\star - w_0\|$ from growing with the width, and the bound $B_T$ changes by a
+# factor {glue:}`width_stab_ratio`. That $B_T$ stays flat is close to our construction (its
+# Lipschitz factor $\ell_f$ does not depend on $m$ in the kernel scaling, see
+# {prf:ref}`sag-prop-stab`), so we show it too. The test loss itself changes by a factor
+# {glue:}`width_loss_ratio`; that is a property of the trained network, which the paper does not
+# predict, so it is shown and not asserted.
 
 # %%
 runtime = time.perf_counter() - t_start
@@ -702,54 +988,74 @@ print(f"experiments: {runtime:.1f} s wall-clock")
 # ## What we reproduced
 #
 # Each claim below is computed from the runs above, and each must hold on seeds 0–9. The
-# tolerances come from the spread over those seeds. The fitted slope of $t^\star$ against $\ln d$
-# ranged over 0.76–1.15, so we ask for $[0.5, 1.5]$, which a growth like $\sqrt d$ or $d$ would
-# leave far behind. The worst-$d$ mean accuracy at $\lceil\ln d\rceil$ ranged over 0.975–0.9995.
-# A first threshold of 0.99, set before the sweep, failed on four of the ten seeds, so the claim
-# asks for 0.95 and the strict statement is recorded separately as not reproduced: 60–77% of the
-# runs are perfect at exactly $\lceil\ln d\rceil$. The small step's worst-$d$ mean accuracy at
-# $\lceil\ln d\rceil$ ranged over 0.550–0.596, under the 0.6 we ask. The literal reading at
-# $d = 64$ had one perfect run in five on two of the ten seeds, so the convention claim counts
-# its perfect runs at the largest `failure_dims` value only; and on seed 6 one run of our own
-# convention at $d = 256$ still had test errors after $2\lceil\ln d\rceil$ iterations, so the
-# claim asks for a majority of perfect runs rather than all. The test-loss slope ranged over $-0.69$ to
-# $-0.65$ (that of $\log^2 n/n$ is $-0.66$ on the grid), so a tolerance of 0.1 separates it from
-# both $-1$ and the $-1/2$ of a $1/\sqrt n$ rate. The distance ratio ranged over 0.97–1.06 and the
-# test-loss ratio over 1.08–1.21.
+# tolerances are set by the theory or by the spread over replicates. The slope of $t^\star$
+# against $\ln d$ must lie in $[0.5, 1.5]$, around the slope 1 of $\lceil\ln d\rceil$ (and the
+# $0.72$ of the heuristic), which a growth like $\sqrt d$ or $d$ would leave far behind. A median
+# $t^\star$ at most one iteration beyond $\lceil\ln d\rceil$ is what we count as "after
+# $\lceil\ln d\rceil$ iterations" for both schedules; the $\eta = m/2$ break must fall outside that
+# band. Each median is over 15 runs, enough for a median to be stable (see the experiment).
+# The theorem's exact count holds "with high probability"; we read that as in at least 95% of
+# the runs, a failure rate of at most the usual 5%.
+# The small step must stay at most 0.6 in accuracy at $\lceil\ln d\rceil$, well below the
+# large step's 0.95. The convention claims count perfect runs at the largest `failure_dims` value.
+# The rate claims test the shape of the bound, not its unknown constant: the test error must fall
+# at least as fast as $1/n$, and the test loss's slope is placed between $-1$ and $-1/2$, three
+# standard errors (a bootstrap over the training sets) from each end. The distance ratio across
+# width must stay within 10% (the replicate spread is a few percent).
 
 # %%
-claims = lib.Claims("smooth-activation-generalization", paper="taheri2025sharper")
+claims = lib.Claims(
+    "smooth-activation-generalization", paper="taheri2025sharper", control=control
+)
 claims.add(
-    "XOR, eta = m: median iterations to zero test errors <= ceil(ln d) + 1 at every d "
-    "(worst median excess shown)",
-    float(median_excess.max()),
+    "XOR, eta = m, ceil(ln d) batches: median iterations to zero test errors "
+    "<= ceil(ln d) + 1 at every d (worst median excess shown)",
+    float(median_excess[ours].max()),
     "perfect test accuracy after ceil(log d) iterations (Thm 2.4)",
-    bool(median_excess.max() <= 1),
+    bool(median_excess[ours].max() <= 1),
     fmt="{:+.0f}",
 )
 claims.add(
-    "XOR, eta = m: mean iterations to zero errors grow logarithmically, fitted slope "
-    "against ln d in [0.5, 1.5]",
-    float(slope_t),
+    "XOR, eta = m: every median t* finite and its fitted slope against ln d in "
+    "[0.5, 1.5]",
+    slope_t[ours] if finite[ours] else "some median infinite",
     "ceil(log d) iterations",
-    bool(0.5 <= slope_t <= 1.5),
+    bool(finite[ours] and 0.5 <= slope_t[ours] <= 1.5),
     fmt="{:.2f}",
 )
 claims.add(
-    "XOR, eta = m: every run has zero test errors at exactly t = ceil(ln d) "
-    "(fraction of runs shown)",
-    perfect_at_log,
+    "XOR, eta = m, ceil(ln d) batches: zero test errors at exactly t = ceil(ln d) "
+    "with high probability, read as in >= 95% of the runs (fraction shown)",
+    perfect_at_log[ours],
     "perfect test accuracy after ceil(log d) iterations (w.h.p.)",
-    bool(perfect_at_log == 1.0),
+    bool(perfect_at_log[ours] >= 0.95),
     fmt="{:.0%}",
     expect=False,
 )
 claims.add(
     "XOR, eta = m: mean test accuracy at t = ceil(ln d) >= 0.95 at every d (worst d)",
-    float(acc_at_log.mean(axis=1).min()),
+    float(acc_at_log[ours].mean(axis=1).min()),
     "perfect test accuracy after ceil(log d) iterations",
-    bool(acc_at_log.mean(axis=1).min() >= 0.95),
+    bool(acc_at_log[ours].mean(axis=1).min() >= 0.95),
     fmt="{:.4f}",
+)
+claims.add(
+    f"XOR, eta = m, schedule blind to d ({fixed_batches} batches of "
+    f"{samples_per_dim // fixed_batches}d): median t* <= ceil(ln d) + 1 at every d "
+    "(worst median excess)",
+    float(median_excess[fixed].max()),
+    "mini-batch SGD, ceil(log d) iterations (the paper's batch size is not known "
+    "to us)",
+    bool(median_excess[fixed].max() <= 1),
+    fmt="{:+.0f}",
+)
+claims.add(
+    f"XOR, eta = {break_step_factor:g} m: median t* > ceil(ln d) + 1 at every d and "
+    "no run perfect at ceil(ln d) (smallest median excess)",
+    float(median_excess[broken].min()),
+    "step size eta = m",
+    bool(median_excess[broken].min() > 1 and perfect_at_log[broken] == 0),
+    fmt="{:+.0f}",
 )
 claims.add(
     f"XOR, eta = {small_step_factor:g} m: mean test accuracy <= 0.6 at ceil(ln d) and "
@@ -759,48 +1065,61 @@ claims.add(
     bool(small_acc[:, :, 1].mean(axis=1).max() <= 0.6 and small_acc[:, :, 2].max() < 1),
     fmt="{:.3f}",
 )
-working = ("ours", "unit-norm x, N(0, I), eta = m d")
-failing = [k for k in fail if not k[0].startswith(working)]
-ours = {k[1]: k for k in fail if k[0].startswith("ours")}
+ours_name = next(k for k in settings if k.startswith("ours"))
+failing = [k for k in settings if not k.startswith(("ours", "equivalent"))]
 acc_late = {k: float(np.mean(1 - rows[:, 1] / n_test)) for k, rows in fail.items()}
 d_fail = failure_dims[-1]
-perfect_failing = sum(
-    int(np.sum(~np.isnan(fail[k][:, 2]))) for k in failing if k[1] == d_fail
-)
-ours_perfect = min(
-    int(np.sum(~np.isnan(rows[:, 2]))) for k, rows in fail.items() if k not in failing
+n_perfect = {k: int(np.sum(~np.isnan(rows[:, 2]))) for k, rows in fail.items()}
+ours_perfect = min(n_perfect[ours_name, d] for d in failure_dims)
+claims.add(
+    "XOR, our convention: zero test errors within 2 ceil(ln d) in most runs at every "
+    "failure d (fewest perfect runs)",
+    ours_perfect,
+    "standard Gaussian init, eta = m (our reading, Prop. sag-prop-scaling)",
+    bool(ours_perfect > baseline_replicates / 2),
+    fmt="{:d}",
 )
 claims.add(
-    "XOR: our convention and its equivalent reach zero errors in most runs at every d; "
-    f"at d = {d_fail} the literal readings and full-batch GD on 8d points do in none, "
-    "and at every d their accuracy at 2 ceil(ln d) is below ours (their perfect runs)",
+    "XOR: unit-norm x, N(0, I), eta = m d gives the iterates of raw x, N(0, I/d), "
+    "eta = m (max relative difference)",
+    "< 1e-9" if equivalent else f"{equivalence_gap:.1e}",
+    "Prop. sag-prop-scaling (ours)",
+    equivalent,
+    value=float(equivalence_gap),
+)
+perfect_failing = sum(n_perfect[k, d_fail] for k in failing)
+claims.add(
+    f"XOR: the literal readings and full-batch GD on 8d points reach zero errors in no "
+    f"run at d = {d_fail}, and at every d their accuracy at 2 ceil(ln d) is below "
+    "ours (their perfect runs)",
     perfect_failing,
-    "standard Gaussian init, eta = m (our reading, Prop. sag-prop-scaling)",
+    "standard Gaussian init, eta = m (our reading)",
     bool(
-        ours_perfect > replicates / 2
-        and perfect_failing == 0
-        and all(acc_late[k] < acc_late[ours[k[1]]] for k in failing)
-        and equivalent
+        perfect_failing == 0
+        and all(
+            acc_late[k, d] < acc_late[ours_name, d]
+            for k in failing
+            for d in failure_dims
+        )
     ),
     fmt="{:d}",
 )
 claims.add(
-    "separable data, T ~ n: fitted slope of log test loss vs log n within 0.15 of -1",
-    float(slope_n),
-    "test loss e^O(L) / (gamma^2 n)",
-    bool(abs(slope_n + 1) < 0.15),
+    "separable data, T ~ n: the test error falls at least as fast as 1/n (slope of "
+    "log mean test error against log n, over the n with an error, <= -1; shown)",
+    error_slope if error_fit else "fewer than 3 n with an error",
+    "test error e^O(L) / (gamma^2 n) (Thm 2.1, abstract)",
+    bool(error_fit is not None and error_fit.slope <= -1),
     fmt="{:.2f}",
-    expect=False,
 )
 claims.add(
-    f"separable data, T ~ n: fitted slope within 0.1 of that of log^2(n)/n "
-    f"({slope_log2:.2f} on this grid)",
-    float(slope_n),
-    "log^2(n) / (gamma^2 n), our reading of the bound with rho ~ log(n)/gamma",
-    bool(abs(slope_n - slope_log2) < 0.1),
-    fmt="{:.2f}",
+    "separable data, T ~ n: the test loss falls faster than 1/sqrt(n) and slower than "
+    "1/n (log-log slope in (-1, -1/2), 3 s.e. from each end; slope shown)",
+    loss_fit.slope,
+    "test error ~ 1/n; for the loss our derivation gives log^2(n) / n",
+    bool(-1 + 3 * loss_fit.se < loss_fit.slope < -0.5 - 3 * loss_fit.se),
+    fmt="{:.3f}",
 )
-travel_ratio = width_travel[-1] / width_travel[0]
 claims.add(
     f"width {rate_widths[0]} -> {rate_widths[-1]}: ||W_T - W_0|| changes by < 10% "
     "(ratio shown; ||W_0|| grows by sqrt of the width ratio)",
@@ -809,66 +1128,69 @@ claims.add(
     bool(abs(travel_ratio - 1) < 0.1),
     fmt="{:.3f}",
 )
-loss_ratio = width_test[-1] / width_test[0]
-claims.add(
-    f"width {rate_widths[0]} -> {rate_widths[-1]}: test loss does not increase "
-    "(ratio shown)",
-    float(loss_ratio),
-    "bounds hold for small width and do not scale unfavourably with width",
-    bool(loss_ratio <= 1.0),
-    fmt="{:.2f}",
-    expect=False,
-)
-claims.add(
-    f"width {rate_widths[0]} -> {rate_widths[-1]}: test loss grows by < 1.5x, far less "
-    "than the sqrt(width ratio) of a width-dependent bound",
-    float(loss_ratio),
-    "bounds do not scale unfavourably with width",
-    bool(loss_ratio < 1.5),
-    fmt="{:.2f}",
-)
 claims.report()
 
 # %% [markdown]
+# Every claim above is also run under **controls**: named, deliberately wrong variants of this
+# chapter, declared in `controls.yaml`, each taking away the idea a claim tests. Halving the
+# large step breaks the count; the literal initialisation breaks the convention; running the
+# baselines with the large step removes the contrast; a wrong step in the equivalent convention
+# breaks the proposition; noisy labels remove the separability that the rates need, so neither
+# the error nor the loss keeps falling; and an output not divided by $\sqrt m$ makes the distance
+# travelled grow with the width. Doubling the step is a positive control for the claim recorded
+# as not reproduced: with gain 3 per step the check must find at least 95% of the runs perfect
+# at exactly $\lceil\ln d\rceil$, so it can see the exact count when it holds. The table shows, for each
+# claim, the controls under which its check comes out the other way (default parameters, seed 0).
+#
+# ```{controls-table}
+# ```
+
+# %% [markdown]
+# Run one with `make run CHAPTER=smooth-activation-generalization CONTROL=half-step`: the claims
+# cell then names the control and fails if a claim it must flip still holds.
+#
 # The XOR theorem reproduces in its logarithmic shape and nearly in its constant: the number of
-# iterations to perfect test accuracy grows like $\ln d$ and its median is $\lceil\ln d\rceil$ or
-# one more, while the small step and the literal readings of the setting fail. Its exact statement,
-# perfect accuracy *at* $\lceil \ln d\rceil$ in every run, does not hold at our sizes: about a third
-# of the runs still misclassify a few test points (out of $10^4$) at that iteration and need one to
-# five more. The kernel-regime predictions reproduce in shape: the distance travelled and the
-# test loss barely move with width. But the test loss falls like $\log^2 n/n$, not like $1/n$,
-# and the wider networks are slightly worse, not equal.
+# iterations to perfect test accuracy grows like $\ln d$ and its median is at most
+# $\lceil\ln d\rceil + 1$, also with a schedule that does not know $d$, while the step $m/2$, the
+# small step and the literal readings of the setting fail. Its exact statement, perfect accuracy
+# *at* $\lceil \ln d\rceil$ with high probability (in at least 95% of the runs), does not
+# hold at our sizes ({seeds}`3` of the runs over seeds 0–9), and fewer runs meet it with the schedule blind to $d$. In the kernel regime the test
+# error falls at least as fast as the abstract's $1/n$ (slope {seeds}`11`), much faster in fact;
+# the test loss falls as $n$ to the power {seeds}`12`, faster than $1/\sqrt n$ but not as $1/n$;
+# and the distance travelled, on which the bound rests, does not grow with the width. The
+# computed stability bound lies above the test loss but is far from tight at our sizes.
 #
 # ## How this compares with the paper
 #
 # The full text of the paper was not available to us; the paper's side of the table comes from its
-# abstract and our research notes (reviews and figure captions). Our numbers are for seed 0, as
-# printed above.
+# abstract and our research notes (reviews and figure captions). Our numbers are the mean ± sd over
+# seeds 0–9 at the default sizes and the value of the paper preset.
 #
 # | Paper (result / figure) | Paper | Ours | Why they differ |
 # |---|---|---|---|
-# | Theorem 2.4, XOR with $\eta = m$ | perfect test accuracy after $\lceil\log d\rceil$ iterations, constant $m$, $n = O(d)$ | median $t^\star - \lceil\ln d\rceil \in \{-1, 0, +1\}$ for $d = 16$–$512$; 67% of runs perfect exactly at $\lceil \ln d\rceil$; worst mean accuracy there 0.9905 | our XOR distribution, scaling, batch schedule and $n = 64d$ are inferred; "perfect" is zero errors on $10^4$ points; the theorem holds with high probability for large $d$ with constants we could not read |
-# | Figure 4, logarithmic dependence on $d$ | confirmed by the authors' plot (numbers not in our notes) | mean $t^\star$ = 0.93 $\ln d$ + 1.17; paper preset ($d$ up to 2048, 10 runs): 0.84 $\ln d$ + 1.70, and every run at $d = 1024$ and 9 of 10 at $d = 2048$ perfect at exactly $\lceil\ln d\rceil$ | the exact count holds better at large $d$, as a high-probability statement should |
-# | Large step against the NTK regime | the kernel regime needs many more samples or steps | $\eta = m/10$: accuracy 0.51–0.55 at $\lceil\ln d\rceil$, 0.55–0.72 at $3\lceil\ln d\rceil$ | we compare with a small step on the same data, not with a kernel method |
-# | "Standard Gaussian initialisation, $\eta = m$" | as stated | at $d = 256$ the literal readings never reach zero errors (accuracy 0.997–0.999, or chance); our convention and its exact equivalent do in every run | see {prf:ref}`sag-prop-scaling`; the paper's normalisation is not known to us |
-# | Theorem 2.1, NTK-separable data | test error $e^{O(L)}/(\gamma^2 n)$ | test-loss slope $-0.66$ in $\log n$, matching $\log^2 n/n$ ($-0.66$), not $1/n$; paper preset ($n$ up to 8000): $-0.61$ against $-0.70$, flattening beyond $n = 2000$ | our derivation keeps $\rho \approx \log(n)/\gamma$; $L = 1$, a linear teacher in $d = 10$, $T = n/2$; at width 32 the output of the tanh network is at most $\sqrt{32}$, which caps the margins at large $n$ |
-# | Bounds do not grow with width | bounds hold for small width and do not scale unfavourably with width | $\|W_T - W_0\|$ ratio 1.014 from $m = 32$ to 512; test loss ratio 1.16 (paper preset, $m$ = 32 to 2048 at $n = 1000$: 1.032 and 1.32) | we test the quantity the bound depends on, and the test loss, not the bound itself |
+# | Theorem 2.4, XOR with $\eta = m$ | perfect test accuracy after $\lceil\log d\rceil$ iterations, constant $m$, $n = O(d)$ | worst median $t^\star - \lceil\ln d\rceil$: {seeds}`1` with $\lceil\ln d\rceil$ batches, {seeds}`5` with 8 batches of $8d$ (paper preset: {paper-preset}`1`, {paper-preset}`5`); runs perfect at exactly $\lceil \ln d\rceil$: {seeds}`3` (paper preset {paper-preset}`3`) | our XOR distribution, scaling, batch schedule and $n = 64d$ are inferred; "perfect" is zero errors on $10^4$ points; the theorem holds with high probability for large $d$ with constants we could not read |
+# | Figure 4, logarithmic dependence on $d$ | confirmed by the authors' plot (numbers not in our notes) | slope of the median $t^\star$ against $\ln d$: {seeds}`2` (paper preset, $d$ up to 1024: {paper-preset}`2`) | — |
+# | The step $\eta = m$ | as stated | $\eta = m/2$: smallest median excess {seeds}`6`, no run perfect at $\lceil\ln d\rceil$ | the count $\lceil\ln d\rceil$ is tied to the gain 2 of {eq}`eq-sag-power` |
+# | Large step against the NTK regime | the kernel regime needs many more samples or steps | $\eta = m/10$: worst mean accuracy at $\lceil\ln d\rceil$ {seeds}`7` | we compare with a small step on the same data, not with a kernel method |
+# | "Standard Gaussian initialisation, $\eta = m$" | as stated | our convention: fewest perfect runs {seeds}`8` of 5 (10 in the paper preset); the literal readings: {seeds}`10` perfect runs at the largest `failure_dims` | see {prf:ref}`sag-prop-scaling`; the paper's normalisation is not known to us |
+# | Theorem 2.1, NTK-separable data | test error $e^{O(L)}/(\gamma^2 n)$ | slope of the test error in $\log n$: {seeds}`11` (paper preset, $n$ up to 8000: {paper-preset}`11`); of the test loss: {seeds}`12` ({paper-preset}`12`), so $1/n$ is not reproduced for the loss | a rate with an unknown constant is tested by its slope; $L = 1$, a linear teacher in $d = 10$, $T = n/2$ |
+# | The stability bound | tracks the generalisation gap on MNIST and FashionMNIST (reviewers) | shown, not asserted: $B_T$ / test loss at least {glue:}`stab_over_loss` (seed 0), valid but vacuous at our sizes | our form {eq}`eq-sag-stab` with constant 4, not the paper's constants; synthetic data with a small margin, on which the weights travel far |
+# | Bounds do not grow with width | bounds hold for small width and do not scale unfavourably with width | ratio of $\|W_T - W_0\|$ from $m = 32$ to 512: {seeds}`13` (paper preset, $m$ = 32 to 2048: {paper-preset}`13`); of $B_T$, shown: {glue:}`width_stab_ratio` (seed 0) | we compute our form of the bound, not the paper's |
 # | Figure 1 and the bound check (MNIST, FashionMNIST, two hidden layers, $m = 500$) | bound tracks the generalisation gap | not run | no downloads at run time; CPU budget |
-# | Noisy labels, optimal excess risk (§2.1.2) | polynomial width suffices | not run | the noise model is not described in our sources |
+# | Noisy labels, optimal excess risk (§2.1.2) | polynomial width suffices | not run (the control `noisy-labels` only shows that the noiseless bounds then fail) | the noise model is not described in our sources |
+#
+# The paper preset ran in {paper-preset}`runtime`.
 #
 # ## Try it
 #
 # - A smaller training set: `python -m lib.build run smooth-activation-generalization
 #   -p samples_per_dim=16`. With $n = 16d$ the batches hold only about $3d$ points, the noise of
 #   $S_B$ in {eq}`eq-sag-power` is no longer below the signal, and the large step stops working
-#   reliably: on seed 0 only 3% of the runs are perfect at $\lceil\ln d\rceil$, most runs at some
-#   $d$ never reach zero errors, and the first two claims fail. "Linear sample size" needs a large
-#   enough constant.
-# - A medium step: `-p small_step_factor=0.5`. The power step now has gain 1.5 instead of 2, and the
-#   baseline is no longer near chance at $\lceil\ln d\rceil$ (worst mean accuracy 0.881 on seed 0),
-#   so the small-step claim fails: the contrast of {numref}`fig-sag-curves` needs a step well below
-#   $m$.
-# - Four times as many gradient-descent iterations in the rate experiment:
-#   `-p rate_iters_per_sample=2` (about twice the default runtime). The fitted slope stays at
-#   $-0.67$ (seed 0), the $\log^2 n/n$ shape and not $1/n$, and the test-loss ratio between the
-#   widest and the narrowest network grows to 1.32.
+#   reliably. "Linear sample size" needs a large enough constant.
+# - A schedule with fewer, larger batches: `-p fixed_batches=4` (batches of $16d$, two passes by
+#   $\lceil\ln d\rceil$ at large $d$), or more, smaller ones: `-p fixed_batches=16`.
+# - A medium baseline step: `-p small_step_factor=0.5`. The power step now has gain 1.5 instead of
+#   2, and the baseline is no longer near chance at $\lceil\ln d\rceil$: the contrast of
+#   {numref}`fig-sag-curves` needs a step well below $m$.
+# - More gradient-descent iterations in the rate experiment: `-p rate_iters_per_sample=2` (about
+#   twice the default runtime), which lowers the test loss and raises the stability bound.
