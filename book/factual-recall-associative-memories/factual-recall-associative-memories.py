@@ -27,12 +27,13 @@
 # attention values or the MLP. They also show that gradient descent learns the *relation* of a
 # query before its *subject*. We measure the capacities by training, test the scaling laws
 # against deliberately wrong alternatives, train small one-layer transformers that store 64
-# facts in their attention or in their MLP, and watch the two-stage learning happen. The default
-# run takes under a minute of one CPU core, and at that scale the paper's scaling laws cannot be
-# told apart from deliberately wrong ones: the claims table records this as not reproduced for
-# the linear memory, and the page shows the evidence for both memories. `make run CHAPTER=factual-recall-associative-memories
-# PRESET=paper` runs the authors' sizes (dimensions up to 256, the full transformer grid), which
-# needs a GPU.
+# facts in their attention or in their MLP, count the facts a transformer stores against its
+# attention parameters, and watch the two-stage learning happen. The default run takes about a
+# minute of one CPU core. At that scale the linear memory's capacity follows $N\propto d^{1.5}$
+# more closely than the paper's $N\log N\propto d^2$, which the claims table records as not
+# reproduced (a pre-asymptotic finding); everything else reproduces. `make run
+# CHAPTER=factual-recall-associative-memories PRESET=paper` runs the authors' sizes (dimensions
+# up to 256, the full transformer grid), which needs a GPU.
 # ```
 #
 # ## The question
@@ -104,7 +105,7 @@
 # grows like $d^2$ up to the $\log N$ that a maximum over $N$ competitors costs. (The $N-1$ margins
 # share the noise of $s_{xx}$, so treating them as independent is conservative: that shared term is of
 # lower order than the maximum, and as $\log N\to\infty$ the constant creeps up towards $d^2/2$. Leaving
-# the right score's noise out altogether, as a first version of this sketch did, gives $d^2/2$ at once.)
+# the right score's noise out altogether gives $d^2/2$ at once.)
 # ```
 #
 # Why should a *trained* $W$ do better? Storing means {eq}`eq-far-store` holds for every $x$. The outer
@@ -209,26 +210,25 @@
 # \lVert g_{\text{subj}}\rVert = \frac1S\sqrt{\frac{D-1}{RD}},
 # $$ (eq-far-rates)
 #
-# and with $S=16$, $R=4$, $D=8$ the relation rate in {eq}`eq-far-rates` is about $2.6$ times
-# larger. Escape times from a small
+# and with the default $S$, $R$ and $D$ the relation rate in {eq}`eq-far-rates` is
+# {glue}`seq_rate_ratio` times larger. Escape times from a small
 # initialisation scale like $\log(1/\text{init})/\text{rate}$, so the relation escapes first, by a wide
 # margin in steps.
 #
 # ```{note}
 # **Where we depart from the paper.** The default run has to fit in about a minute of one CPU
-# core, so: (i) the linear memory stops at $d=32$ (the authors' code goes to $2^8$), which is too
-# small for our test to tell $N\log N\propto d^2$ from $N\propto d^{1.5}$; (ii) the MLP memory
-# grows $d$ from 8 to 16 with $m=d$ (the authors go further) and trains for `mlp_steps` = 600
-# full-batch Adam steps at learning rate 0.1 instead of their up to $2^{15}$ steps at $3\cdot
-# 10^{-2}$ with early stopping, so its capacities are well short of converged (we measure by how
-# much); the linear memory trains for 150 steps at learning rate 3, which in our trials is
-# within a few percent of the authors' capacities; (iii) the sequential-learning run uses
-# sequences of length 16 (the code uses 32) and plain gradient descent with step size 1
-# instead of 0.1 (this only rescales time); (iv) the one-layer softmax transformer runs by
-# default at a reduced size ($S=R=8$, $d=16$, $d_h=4$, $T=8$, 1000 Adam steps, a $2\times2$ grid of
-# heads and MLP widths) instead of the authors' $S=R=32$, $d=32$, $d_h=8$, $T=32$; the `paper`
-# preset runs their sizes and grid. All code is our own torch re-implementation of the settings
-# of the authors' JAX code.
+# core, so: (i) the linear memory stops at $d=32$ (the authors' code goes to $2^8$) and trains
+# for 150 full-batch Adam steps at learning rate 3 with early stopping; (ii) the MLP memory grows
+# $d$ from 8 to 16 with $m=d$ (the authors go further) and trains at the authors' learning rate
+# $3\cdot10^{-2}$ for `mlp_steps` = 600 steps instead of up to $2^{15}$; the page prints how
+# far that budget is from a longer one; (iii) the sequential-learning run uses sequences of
+# length 16 (the code uses 32) and plain gradient descent with step size 1 instead of 0.1 (this
+# only rescales time); (iv) the one-layer softmax transformer runs at a reduced size ($S=R=8$,
+# $d=16$, $d_h=4$, $T=8$, 1000 Adam steps, a $2\times2$ grid of heads and MLP widths) instead of
+# the authors' $S=R=32$, $d=32$, $d_h=8$, $T=32$, and its facts-against-parameters curve counts
+# the facts stored in one table of $16\times16$ facts instead of searching over $SR$. The
+# `paper` preset runs the authors' sizes and grid. All code is our own torch re-implementation
+# of the settings of the authors' JAX code.
 # ```
 #
 # ## The algorithm
@@ -236,17 +236,19 @@
 # %% tags=["parameters"]
 seed = 0
 device = "cpu"
+control = "none"  # or a deliberately wrong variant named in controls.yaml
 # linear associative memory: dimensions, replicates, full-batch Adam budget
 am_dims = [8, 11, 16, 22, 32]
-am_seeds = 3
+am_seeds = 8
 am_steps = 150
 am_lr = 3.0
-# MLP associative memory: input dimensions d, width m = mlp_alpha * d, replicates, budget
+# MLP associative memory: input dimensions d, width m = mlp_alpha * d,
+# replicates, budget
 mlp_dims = [8, 11, 16]
 mlp_alpha = 1.0
 mlp_seeds = 3
 mlp_steps = 600
-mlp_lr = 0.1
+mlp_lr = 0.03  # the authors' rate
 # capacity against the step budget (at d = mlp_dims[0]), up to this many steps
 mlp_budget_max = 1600
 # a memory "stores" N associations when at least this fraction is recalled
@@ -264,7 +266,7 @@ seq_lr = 1.0
 seq_batch = 256
 seq_init = 1e-5
 seq_replicates = 3
-seq_eval_every = 20
+seq_eval_every = 10  # crossing times are interpolated between evaluations
 # one-layer softmax transformer on the recall task: a grid of heads H x MLP widths m
 tf_subjects = 8
 tf_relations = 8
@@ -275,8 +277,12 @@ tf_dim = 16
 tf_head_dim = 4
 tf_heads = [2, 8]  # the first is the small attention, the last the large one
 tf_widths = [0, 128]  # must start at 0 (no MLP)
+# facts against parameters: attention-only models with these head counts, S = R
+tf_cap_heads = [1, 2, 4, 8]
+tf_cap_replicates = 2  # models per head count, each on its own table
+tf_cap_subjects = 16
 tf_steps = 1000
-tf_batch = 256
+tf_batch = 128
 tf_lr = 0.01  # Adam, decayed linearly to 0
 tf_eval_contexts = 16  # fresh contexts per fact in the test
 progress = False  # a progress bar over long loops (on in paper.yaml)
@@ -296,6 +302,7 @@ import time
 import numpy as np
 import torch
 from matplotlib.ticker import NullFormatter, ScalarFormatter
+from myst_nb import glue
 from scipy.optimize import brentq
 
 lib.check_int_list("am_dims", am_dims, low=2, high=4096, increasing=True, min_len=3)
@@ -303,7 +310,7 @@ lib.check_int("am_seeds", am_seeds, low=2)
 lib.check_int("am_steps", am_steps, low=1)
 lib.check_float("am_lr", am_lr, low=0, low_open=True)
 lib.check_int_list("mlp_dims", mlp_dims, low=2, high=256, increasing=True, min_len=3)
-lib.check_float("mlp_alpha", mlp_alpha, low=0.25, high=16)
+lib.check_float("mlp_alpha", mlp_alpha, low=1, high=16)  # the MLP has >= 2d^2 params
 lib.check_int("mlp_seeds", mlp_seeds, low=2)
 lib.check_int("mlp_steps", mlp_steps, low=10)
 lib.check_int("mlp_budget_max", mlp_budget_max, low=mlp_steps)
@@ -338,7 +345,11 @@ lib.check_int("tf_steps", tf_steps, low=1)
 lib.check_int("tf_batch", tf_batch, low=1)
 lib.check_float("tf_lr", tf_lr, low=0, low_open=True)
 lib.check_int("tf_eval_contexts", tf_eval_contexts, low=1)
+lib.check_int_list("tf_cap_heads", tf_cap_heads, low=1, increasing=True, min_len=3)
+lib.check_int("tf_cap_replicates", tf_cap_replicates, low=1)
+lib.check_int("tf_cap_subjects", tf_cap_subjects, low=2)
 lib.check_bool("progress", progress)
+control = lib.check_control("factual-recall-associative-memories", control)
 rng, device = lib.setup(seed, device)
 torch_gen = torch.Generator().manual_seed(int(rng.integers(2**62)))
 t_start = time.perf_counter()
@@ -354,8 +365,8 @@ t_start = time.perf_counter()
 # rows carry no loss, its extra output columns get score $-\infty$).
 # The memories train in float64. A capacity is a threshold decision taken after thousands of Adam
 # steps, and in float32 the last-bit differences between CPUs (another BLAS kernel, another vector
-# width) were enough to move one replicate's capacity from 141 to 133; in float64 they stay far below
-# any decision the bisection takes.
+# width) can move a replicate's capacity by a bisection step; in float64 they stay far below any
+# decision the bisection takes.
 
 # %%
 def unit_embeddings(n_reps, n, d):
@@ -365,7 +376,8 @@ def unit_embeddings(n_reps, n, d):
 
 
 def recall_masks(n_stored, n_max):
-    """Row weights (1/N on stored inputs) and a -inf bias on outputs beyond each replicate's N."""
+    """Row weights (1/N on stored inputs) and a -inf bias on the outputs beyond each
+    replicate's N."""
     stored = torch.arange(n_max, device=device)[None, :] < n_stored[:, None]
     weights = stored.to(torch.float64) / n_stored[:, None].to(torch.float64)
     output_bias = torch.zeros(
@@ -375,22 +387,24 @@ def recall_masks(n_stored, n_max):
 
 
 def recall_loss(scores, weights):
-    """Cross-entropy of recalling input x as output x (the diagonal), summed over replicates."""
+    """Cross-entropy of recalling input x as output x (the diagonal), summed over
+    replicates."""
     log_p = torch.log_softmax(scores, dim=-1)
     return -(log_p.diagonal(dim1=1, dim2=2) * weights).sum()
 
 
 def recall_accuracy(scores, weights):
-    """Fraction of the stored inputs whose top-scoring output is their own, per replicate."""
+    """Fraction of the stored inputs whose top-scoring output is their own, per
+    replicate."""
     hits = scores.argmax(-1) == torch.arange(scores.shape[1], device=device)[None, :]
     return (hits * weights).sum(1)
 
 
 def train_memory(scores_fn, params, lr, steps, weights):
-    """Full-batch Adam on the recall loss, stopping early once every replicate has stored
-    its N, as the authors' code does. Returns the best accuracy seen (checked every 10
-    steps) and the first checked step at which each replicate stored its N (inf if never).
-    """
+    """Full-batch Adam on the recall loss, stopping early once every replicate has
+    stored its N, as the authors' code does. Returns the best accuracy seen (checked
+    every 10 steps) and the first checked step at which each replicate stored its N
+    (inf if never)."""
     opt = torch.optim.Adam(params, lr=lr)
     best = torch.zeros(weights.shape[0], dtype=torch.float64, device=device)
     first_hit = torch.full_like(best, math.inf)
@@ -414,7 +428,8 @@ def train_memory(scores_fn, params, lr, steps, weights):
 
 # %%
 def linear_memory_accuracy(E, U, n_stored):
-    """Train W (d x d, from zero) with full-batch Adam; return the recall accuracy per replicate."""
+    """Train W (d x d, from zero) with full-batch Adam; return the recall accuracy
+    per replicate."""
     n_reps, n_max, d = E.shape
     weights, output_bias = recall_masks(n_stored, n_max)
     W = torch.zeros(
@@ -458,8 +473,12 @@ def mlp_memory_accuracy(E, U, n_stored, in_dim, width, steps):
     V = V.to(device).requires_grad_()
     U_t = U.transpose(1, 2)
 
+    act = torch.relu
+    if control == "linear-mlp":  # the identity: one linear map of rank <= min(m, d)
+        act = torch.nn.Identity()
+
     def scores():
-        return torch.relu(E @ W1 + b) @ V @ U_t + output_bias
+        return act(E @ W1 + b) @ V @ U_t + output_bias
 
     return train_memory(scores, [W1, b, V], mlp_lr, steps, weights)
 
@@ -476,7 +495,8 @@ def mlp_memory_accuracy(E, U, n_stored, in_dim, width, steps):
 
 # %%
 def capacity(accuracy_fn, n_low, n_high):
-    """Largest N with accuracy >= capacity_threshold, per problem, by batched log-bisection.
+    """Largest N with accuracy >= capacity_threshold, per problem, by batched
+    log-bisection.
 
     n_low, n_high: integer tensors, one bracket per problem (n_low must be storable)."""
     lo, hi = n_low.clone(), n_high.clone()
@@ -512,18 +532,16 @@ for d in lib.progress(am_dims, enabled=progress, desc="linear memory, d"):
     def on_prefix(fn):
         return lambda n: fn(E[:, : int(n.max())], U[:, : int(n.max())], n.to(device))
 
-    bracket = (torch.full((am_seeds,), d), torch.full((am_seeds,), n_high))
-    cap_trained.append(capacity(on_prefix(linear_memory_accuracy), *bracket))
-    cap_outer.append(
-        capacity(
-            on_prefix(outer_product_accuracy),
-            torch.ones(am_seeds, dtype=torch.long),
-            bracket[1],
-        )
-    )
-    print(
-        f"d = {d:3d}: trained N = {cap_trained[-1].tolist()}, outer product N = {cap_outer[-1].tolist()}"
-    )
+    top = torch.full((am_seeds,), n_high)
+    one = torch.ones(am_seeds, dtype=torch.long)
+    cap_outer.append(capacity(on_prefix(outer_product_accuracy), one, top))
+    if control == "no-training":  # the outer product in place of the trained W
+        cap_trained.append(cap_outer[-1].copy())
+    else:
+        n_low = torch.full((am_seeds,), d)
+        cap_trained.append(capacity(on_prefix(linear_memory_accuracy), n_low, top))
+    print(f"d = {d:3d}: trained N = {cap_trained[-1].tolist()}")
+    print(f"        outer product N = {cap_outer[-1].tolist()}")
 cap_trained, cap_outer = (
     np.array(cap_trained),
     np.array(cap_outer),
@@ -536,7 +554,9 @@ cap_trained, cap_outer = (
 
 # %%
 def loglog_slopes(x, n):
-    """Per-replicate least-squares slope and intercept of log(n log n) against log(x)."""
+    """Per-replicate least-squares slope and intercept of log(n log n) against
+    log(x)."""
+    n = np.maximum(n, 2)  # N log N = 0 at N = 1
     y = np.log(n * np.log(n))
     fits = np.array([np.polyfit(np.log(x), y[:, j], 1) for j in range(n.shape[1])])
     return fits[:, 0], fits[:, 1]
@@ -550,19 +570,15 @@ slope_lin_raw = np.array(
 )
 c_lin = cap_trained * np.log(cap_trained) / d2[:, None]  # N log N / d^2
 se = lambda v: v.std(ddof=1) / math.sqrt(len(v))
-print(
-    f"trained:       slope of N log N vs d^2 = {slope_lin.mean():.2f} +- {se(slope_lin):.2f} (s.e.)"
-)
-print(
-    f"trained:       slope of N alone vs d^2 = {slope_lin_raw.mean():.2f} +- {se(slope_lin_raw):.2f} (s.e.)"
-)
-print(
-    f"outer product: slope of N log N vs d^2 = {slope_outer.mean():.2f} +- {se(slope_outer):.2f} (s.e.)"
-)
+for name, v in [
+    ("trained, N log N", slope_lin),
+    ("trained, N alone", slope_lin_raw),
+    ("outer product, N log N", slope_outer),
+]:
+    print(f"{name:23s} slope against d^2: {v.mean():.2f} +- {se(v):.2f} (s.e.)")
 print("N log N / d^2 (trained), per d:", " ".join(f"{v:.2f}" for v in c_lin.mean(1)))
-print(
-    f"capacity ratio trained / outer product at d = {am_dims[-1]}: {(cap_trained[-1] / cap_outer[-1]).mean():.1f}"
-)
+ratio_top = (cap_trained[-1] / cap_outer[-1]).mean()
+print(f"capacity ratio trained / outer product at d = {am_dims[-1]}: {ratio_top:.1f}")
 
 
 # %% [markdown]
@@ -578,7 +594,8 @@ print(
 
 # %%
 def exponent(x, n):
-    """Per-replicate least-squares slope of log n against log x (n: points x replicates)."""
+    """Per-replicate least-squares slope of log n against log x (n: points x
+    replicates)."""
     return np.polyfit(np.log(x), np.log(n), 1)[0]
 
 
@@ -604,44 +621,66 @@ def growth_stats(n):
     return exponent(dims, n), rise
 
 
-c_A = np.exp(np.log(c_lin).mean())  # N log N = c_A d^2, fitted
-c_B = np.exp(np.log(cap_trained / dims[:, None] ** 1.5).mean())  # N = c_B d^1.5
-laws = {
+cap_test = cap_trained
+if control == "paper-law":  # positive control: capacities on the paper's law
+    c_paper = np.exp(np.log(c_lin).mean())
+    scatter = cap_trained / np.exp(np.log(cap_trained).mean(1, keepdims=True))
+    cap_test = np.round(solve_n_log_n(c_paper * dims**2)[:, None] * scatter)
+n_test = np.maximum(cap_test, 2)  # N log N = 0 at N = 1
+c_A = np.exp(np.log(n_test * np.log(n_test) / d2[:, None]).mean())
+c_B = np.exp(np.log(cap_test / dims[:, None] ** 1.5).mean())
+laws = {  # each law with its one constant fitted to the capacities
     "N log N = c d^2 (paper)": solve_n_log_n(c_A * dims**2)[:, None],
     "N = c d^1.5 (alternative)": (c_B * dims**1.5)[:, None],
 }
-measured = growth_stats(cap_trained)
+measured = growth_stats(cap_test)
 tols = [
     3 * se(measured[0]) + resolution(dims),
     3 * se(measured[1]) + resolution(dims[upper]) + resolution(dims[lower]),
 ]
-law_verdict = {}
-print(f"{'statistic':22s} {'measured':>14s}   " + "   ".join(f"{k:>26s}" for k in laws))
+law_verdict, law_pred = {}, {}
+print(f"{'statistic':22s} {'measured':>13s}" + "".join(f"{k:>27s}" for k in laws))
 for i, name in enumerate(["exponent of N in d", "rise of that exponent"]):
-    row = f"{name:22s} {measured[i].mean():6.2f} ± {tols[i]:.2f}   "
+    row = f"{name:22s} {measured[i].mean():6.2f} ± {tols[i]:.2f}"
     for law, n_law in laws.items():
-        predicted = float(growth_stats(n_law)[i][0])
-        ok = abs(measured[i].mean() - predicted) <= tols[i]
+        law_pred[law, i] = float(growth_stats(n_law)[i][0])
+        ok = abs(measured[i].mean() - law_pred[law, i]) <= tols[i]
         law_verdict[law, i] = ok
-        row += f"   {predicted:15.2f} {'passes' if ok else 'FAILS':>10s}"
+        row += f"{law_pred[law, i]:17.2f} {'passes' if ok else 'FAILS':>9s}"
     print(row)
+law_A, law_B = list(laws)
+glue("am_exp", round(float(measured[0].mean()), 2), display=False)
+glue("am_exp_tol", round(float(tols[0]), 2), display=False)
+glue("am_exp_A", round(law_pred[law_A, 0], 2), display=False)
+glue("am_exp_B", round(law_pred[law_B, 0], 2), display=False)
+glue("am_rise", round(float(measured[1].mean()), 2), display=False)
+glue("am_rise_tol", round(float(tols[1]), 2), display=False)
+glue("am_c_first", round(float(c_lin[0].mean()), 2), display=False)
+glue("am_c_last", round(float(c_lin[-1].mean()), 2), display=False)
+glue("am_d_last", int(am_dims[-1]), display=False)
+glue("am_reps", int(am_seeds), display=False)
 
 # %% [markdown]
-# **The test does not separate the two laws at $d\le 32$.** Both laws pass both statistics in
-# the table above. Our capacities follow $N\approx d^{1.5}$ almost exactly over this range:
-# $N/d^{1.5}$ is about 1.0 at every $d$, while $N\log N/d^2$ falls slowly (1.13 to 0.97 on
-# seed 0). The measured rise of the exponent is larger than either law predicts, but the
-# tolerance is about 0.2, because each half has only three points and the bisection's 2% resolution
-# alone can move an exponent over a factor 2 in $d$ by about 0.06. So the test has no power here,
-# and the claims table records "the test tells the two laws apart" as **not reproduced**, with the
-# measured rise as its value. The two laws predict local exponents that differ by less than
-# 0.1 at these $N$. They separate only where the authors' code goes, at $d$ up to 256, which
-# is the `paper` preset. A scratch run at $d=45$ (three replicates, 8 s of CPU, too slow for the
-# default) gave $N = 314$ to 322, where $N\log N/d^2 = 0.89$ to $0.92$.
+# **At this scale the test rejects the paper's law and accepts $N\propto d^{1.5}$.** Over
+# {glue}`am_reps` replicates the exponent of $N$ in $d$ is {glue}`am_exp` ± {glue}`am_exp_tol`
+# (three standard errors plus the bisection's resolution). The paper's law, with its constant
+# fitted, predicts {glue}`am_exp_A` and fails; $N = c\,d^{1.5}$ predicts {glue}`am_exp_B` and
+# passes. The rise of the exponent ({glue}`am_rise` ± {glue}`am_rise_tol`) has no power at
+# these sizes: each half of `am_dims` spans less than a factor 3 in $d$. The constant tells
+# the same story: $N\log N/d^2$ falls from {glue}`am_c_first` at $d = 8$ to {glue}`am_c_last`
+# at $d =$ {glue}`am_d_last`, so $N\log N$ grows more slowly than $d^2$ here. The claims table
+# records $N\log N = c\,d^2$ as **not reproduced at this scale**. It is a pre-asymptotic
+# finding, not evidence against the theorem: {prf:ref}`far-thm-linear` fixes the growth only up
+# to logarithmic factors, and the exact form $N\log N\propto d^2$ is the authors' empirical
+# description at $d$ up to 256, where the two laws' exponents are further apart. Whether the
+# budget is the reason can be checked with `-p am_steps=600` (four times longer; see "Try it"). The `paper` preset
+# extends $d$ to 256. A positive control, `paper-law`, feeds the test capacities that follow
+# the paper's law with our replicates' scatter: the test then accepts the paper's law and
+# rejects $d^{1.5}$, so it can see the law when the data follow it.
 #
 # {numref}`fig-far-linear` puts the two memories and the fit on one log-log plot.
 
-# %% mystnb={"figure": {"caption": "N log N at capacity (the largest N stored at 99% recall) against d squared, log-log, for the trained linear memory (circles) and the outer-product memory (squares), mean and range over the replicates, with the least-squares fit for the trained memory (dashed). The trained memory follows a straight line of slope close to 1 and stores several times more than the outer product at every d.", "name": "fig-far-linear"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "N log N at capacity (the largest N stored at 99% recall) against d squared, log-log, for the trained linear memory (circles) and the outer-product memory (squares), mean and range over the replicates, with the least-squares fit for the trained memory (dashed) and the line N log N = d^2/1.3 that the authors place by hand in their plotting notebook (solid grey). The trained memory lies on a line of slope a little below 1, above the authors' line and falling towards it, and stores several times more than the outer product at every d.", "name": "fig-far-linear"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 for cap, name, color, marker in [
     (cap_trained, "trained $W$", lib.PALETTE[0], "o"),
@@ -664,6 +703,14 @@ ax.plot(
     color=lib.PALETTE[0],
     label=f"fit: $N\\log N \\propto (d^2)^{{{slope_lin.mean():.2f}}}$",
 )
+ax.plot(
+    grid,
+    grid / 1.3,
+    "-",
+    color=lib.PALETTE[7],
+    lw=1,
+    label="authors' hand-placed line $N\\log N = d^2/1.3$",
+)
 ax.set_xscale("log")
 ax.set_yscale("log")
 ax.set_xlabel("$d^2$ (parameters of the linear memory)")
@@ -677,41 +724,35 @@ lib.show(fig)
 #
 # As the authors do, we grow the input dimension $d$ over `mlp_dims` with the width tied to it,
 # $m = \alpha d$ (`mlp_alpha`), so the parameter count $2md+m$ grows like $md$, and the theorem says the
-# capacity should too. All dimensions and replicates train in one padded batch, which is what lets
-# the default afford `mlp_steps` Adam steps per trial.
+# capacity should too. For each $d$ the replicates train as one batch; the dimensions run one
+# after another, so that a small problem never pays for the size of a large one.
 
 # %%
 mlp_widths = [max(1, round(mlp_alpha * d)) for d in mlp_dims]
 md = np.array([m * d for m, d in zip(mlp_widths, mlp_dims)], dtype=float)
-d_pad = max(mlp_dims)
 
 
-def padded_pools(d, n):
-    """mlp_seeds pairs of pools of n unit embeddings in R^d, zero-padded to R^d_pad."""
-    pad = lambda x: torch.nn.functional.pad(x, (0, d_pad - d))
-    return pad(unit_embeddings(mlp_seeds, n, d)), pad(unit_embeddings(mlp_seeds, n, d))
+def pools(d, n):
+    """mlp_seeds pairs of pools of n unit embeddings in R^d."""
+    return unit_embeddings(mlp_seeds, n, d), unit_embeddings(mlp_seeds, n, d)
 
 
-def per_problem(values):
-    return torch.tensor(values).repeat_interleave(mlp_seeds)
-
-
-n_pool = int(md.max())
-pools = [padded_pools(d, n_pool) for d in mlp_dims]
-E_mlp = torch.cat([e for e, _ in pools])
-U_mlp = torch.cat([u for _, u in pools])
-in_dim, width = per_problem(mlp_dims).to(device), per_problem(mlp_widths).to(device)
-acc = lambda n: mlp_memory_accuracy(
-    E_mlp[:, : int(n.max())],
-    U_mlp[:, : int(n.max())],
-    n.to(device),
-    in_dim,
-    width,
-    mlp_steps,
-)[0]
-n_low = per_problem([min(m, d) for m, d in zip(mlp_widths, mlp_dims)])
-cap_mlp = capacity(acc, n_low, per_problem(md.astype(int).tolist()))
-cap_mlp = cap_mlp.reshape(len(mlp_dims), mlp_seeds)
+cap_mlp = []
+for d, m in zip(mlp_dims, mlp_widths):
+    E_d, U_d = pools(d, m * d)
+    in_dim = torch.full((mlp_seeds,), d, device=device)
+    width = torch.full((mlp_seeds,), m, device=device)
+    acc = lambda n: mlp_memory_accuracy(
+        E_d[:, : int(n.max())],
+        U_d[:, : int(n.max())],
+        n.to(device),
+        in_dim,
+        width,
+        mlp_steps,
+    )[0]
+    n_low = torch.full((mlp_seeds,), min(m, d))
+    cap_mlp.append(capacity(acc, n_low, torch.full((mlp_seeds,), m * d)))
+cap_mlp = np.array(cap_mlp)  # (len(mlp_dims), mlp_seeds)
 for d, m, n in zip(mlp_dims, mlp_widths, cap_mlp):
     print(f"d = {d:3d}, m = {m:3d}, m*d = {m * d:4d}: N = {n.tolist()}")
 print("N / (m d) per d:", " ".join(f"{v:.2f}" for v in (cap_mlp / md[:, None]).mean(1)))
@@ -746,15 +787,47 @@ print(
     " ".join(f"{v:.2f}" for v in c_mlp.mean(1)),
     "(authors' guide line: 1/0.35 = 2.86)",
 )
+common_dims = [d for d in mlp_dims if d in am_dims]
+mlp_over_linear = np.array(
+    [
+        cap_mlp[mlp_dims.index(d)].mean() / cap_trained[am_dims.index(d)].mean()
+        for d in common_dims
+    ]
+)
+params_ratio = np.array(  # (2md + m) / d^2: MLP against linear parameters
+    [(2 * d + 1) * mlp_widths[mlp_dims.index(d)] / d**2 for d in common_dims]
+)
+mlp_bar = np.sqrt(params_ratio)  # between 'storage ∝ parameters' and a rank-d map (1)
+print(
+    "capacity of the MLP memory / the linear memory at the same d:",
+    " ".join(f"d = {d}: {r:.2f}" for d, r in zip(common_dims, mlp_over_linear)),
+)
+print(
+    "parameters of the MLP memory / the linear memory:",
+    " ".join(f"{r:.2f}" for r in params_ratio),
+)
+glue("mlp_exp", round(float(slope_mlp_raw.mean()), 2), display=False)
+glue("mlp_exp_tol", round(float(tol_mlp), 2), display=False)
+glue("mlp_over_linear_top", round(float(mlp_over_linear[-1]), 2), display=False)
+glue("mlp_c_top", round(float(c_mlp[-1].mean()), 2), display=False)
 
 # %% [markdown]
-# **The test has no reliable power here.** With three replicates and $md$ spanning only a
-# factor 4, the tolerance printed above is a few tenths, about the distance between the laws'
-# predictions. Whether the deliberately wrong $N\propto(md)^{0.75}$ is excluded then changes
-# from seed to seed: that is luck, not evidence, so the chapter makes no claim about the MLP
-# exponent and shows the table instead. What does hold on every seed is the size of the
-# constant: $N\log N/(md)$ at the largest $d$ is within a factor 2 of the authors' guide line
-# $1/0.35$ (claims table).
+# **What the exponent test finds in this run** is printed above: the exponent of $N$ in $md$ is
+# {glue}`mlp_exp` ± {glue}`mlp_exp_tol`, and the verdict on each law follows from it. The
+# verdicts are shown, not claimed: with `mlp_seeds` replicates the standard error is itself
+# estimated from two degrees of freedom, and $md$ spans a factor 4, so the tolerance is about the
+# distance between the laws' predictions and which laws pass moves from seed to seed. What the
+# claims table asserts about the MLP memory is the comparison the theorem makes between the two
+# memories: with $m = \alpha d$ the MLP has $2md + m \approx 2\alpha d^2$ parameters against the
+# linear memory's $d^2$, so if storage scales with parameters it should hold about that many
+# times more associations at the same $d$ (a little more, once the logarithm counts), whereas a
+# memory that is only a rank-$d$ linear map, which the MLP becomes without its ReLU
+# (`linear-mlp`), holds about what the linear memory holds. The claim puts its bar at the
+# geometric midpoint of the two, the square root of the parameter ratio (about $\sqrt2$ at
+# $\alpha = 1$), and tests it at the largest $d$ the two sweeps share, the one closest to the
+# theorem's large-$d$ regime; the capacity ratio there is {glue}`mlp_over_linear_top` in this
+# run. At the smallest $d$ the MLP's capacity is held back most by its step budget (the
+# shortfall below), and the ratio is lower.
 #
 # **Is the budget enough?** The capacity of a trained memory depends on how long it trains: more steps
 # store a few more associations. To see how far `mlp_steps` is from convergence we train, at the
@@ -767,7 +840,7 @@ print(
 d0, m0 = mlp_dims[0], mlp_widths[0]
 grid_n = np.unique(np.round(m0 * d0 * 1.1 ** np.arange(-10, 1)).astype(int))
 grid_n = grid_n[grid_n >= min(m0, d0)]
-E0, U0 = padded_pools(d0, int(grid_n.max()))
+E0, U0 = pools(d0, int(grid_n.max()))
 reps = len(grid_n)  # problem k = (seed k // reps, grid point k % reps)
 _, first_hit = mlp_memory_accuracy(
     E0.repeat_interleave(reps, 0),
@@ -794,6 +867,7 @@ print(f"d = {d0}, m = {m0}: capacity (grid of ratio 1.1) at each step budget")
 for b, row in zip(budgets, cap_budget):
     print(f"  {b:5d} steps: N = {row.tolist()}")
 shortfall = 1 - at_default.mean() / at_max.mean()
+glue("mlp_shortfall", round(100 * float(shortfall)), display=False)
 print(
     f"at mlp_steps = {mlp_steps} the capacity is {100 * shortfall:.0f}% below its "
     f"value at {mlp_budget_max} steps (one grid step is 10%)"
@@ -805,20 +879,18 @@ print(
 )
 
 # %% [markdown]
-# How far from converged is that? In the number of steps, not far: at learning rate 0.1 the
-# capacity stops growing after a few hundred steps, and the shortfall printed above compares
-# `mlp_steps` with `mlp_budget_max`. When a smaller $N$ of the grid never trains in some replicate
-# (the last line above), learning rate 0.1 is near the edge of stability for it. Against the
-# authors' protocol it is further off. Their slower and much longer training (learning rate
-# $3\cdot10^{-2}$, up to $2^{15}$ steps, early stopping) reaches 35–50 at $d=m=8$ over three
-# seeds, above our capacities at $d=8$, and the gap grows with the width (see "How this compares
-# with the paper" below). Closing it costs thousands of steps per bisection trial, several times
-# the default budget, so the default reports capacities at a fast learning rate and says so.
+# At the authors' learning rate the capacity at `mlp_steps` is {glue}`mlp_shortfall`% below
+# its value at `mlp_budget_max` steps, the longest budget of the default (printed above; one
+# grid step is 10%). The authors train for up to $2^{15}$ steps with early stopping; the `paper`
+# preset sets `mlp_budget_max` to $2^{15}$, so that there the same line prints the shortfall
+# against their protocol. When a smaller $N$ of the grid never trains in some replicate (the
+# last line above), that run is stuck, not at capacity: full-batch Adam at a fixed rate does
+# not always find a memory that exists.
 #
 # {numref}`fig-far-mlp` compares the measured capacities with the laws, and
 # {numref}`fig-far-mlp-budget` shows capacity against the step budget.
 
-# %% mystnb={"figure": {"caption": "Capacity N of the MLP memory (stored at 99% recall) against m times d, with m proportional to d, log-log, mean and range over the replicates, with the law N proportional to md (dashed), N log N proportional to md (dotted) and the deliberately wrong law N proportional to (md)^0.75 (dash-dot), each with its constant fitted, and the authors' guide line N log N = md/0.35 (solid). Over this short range and with this spread the three fitted laws cannot be told apart.", "name": "fig-far-mlp"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Capacity N of the MLP memory (stored at 99% recall) against m times d, with m proportional to d, log-log, mean and range over the replicates, with the law N proportional to md (dashed), N log N proportional to md (dotted) and the deliberately wrong law N proportional to (md)^0.75 (dash-dot), each with its constant fitted, and the authors' guide line N log N = md/0.35 (solid). The exponent test of each law is printed above the figure.", "name": "fig-far-mlp"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 ax.fill_between(
     md, cap_mlp.min(1), cap_mlp.max(1), color=lib.PALETTE[2], alpha=0.2, lw=0
@@ -855,7 +927,7 @@ ax.set_title("MLP associative memory: capacity grows with $m\\cdot d$")
 ax.legend(loc="upper left", fontsize=8)
 lib.show(fig)
 
-# %% mystnb={"figure": {"caption": "Capacity of the MLP memory at the smallest d against the number of full-batch Adam steps it may train, mean and range over the replicates (on a grid of N of ratio 1.1). At learning rate 0.1 the capacity stops growing after a few hundred steps; the dotted line marks the budget of the sweep, mlp_steps.", "name": "fig-far-mlp-budget"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Capacity of the MLP memory at the smallest d against the number of full-batch Adam steps it may train, at the authors' learning rate, mean and range over the replicates (on a grid of N of ratio 1.1). The dotted line marks the budget of the sweep, mlp_steps.", "name": "fig-far-mlp-budget"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 ax.fill_between(
     budgets, cap_budget.min(1), cap_budget.max(1), color=lib.PALETTE[2], alpha=0.2, lw=0
@@ -880,6 +952,8 @@ lib.show(fig)
 
 # %%
 S, R, D = seq_subjects, seq_relations, seq_answers_per_relation
+if control == "frequent-subjects":  # as many subjects as relations
+    S = R
 vocab = S + R + seq_noise_tokens + 1  # subjects, relations, noise, EOS
 n_answers = R * D
 fact = torch.tensor([[r * D + (s * D) // S for r in range(R)] for s in range(S)])
@@ -888,7 +962,8 @@ index_of = torch.arange(n_answers) % D  # position of each answer inside its blo
 
 
 def sample_counts(n):
-    """Token counts (reps, n, vocab) of n random sequences per replicate, and their answers."""
+    """Token counts (reps, n, vocab) of n random sequences per replicate, and their
+    answers."""
     s = torch.randint(S, (seq_replicates, n), generator=torch_gen)
     r = torch.randint(R, (seq_replicates, n), generator=torch_gen)
     noise = (
@@ -953,45 +1028,46 @@ curves = np.array(curves)  # (evals, 3 losses, replicates)
 # $\log D$, i.e. when the subject starts to be used at all.
 
 # %%
-def first_step_below(curve, level):
+def crossing_time(curve, level):
+    """First time the curve reaches `level`, linearly interpolated between the
+    evaluations on either side of the crossing (inf if it never does)."""
     below = np.nonzero(curve <= level)[0]
-    return eval_steps[below[0]] if len(below) else np.inf
+    if len(below) == 0:
+        return np.inf
+    i = below[0]
+    if i == 0:
+        return float(eval_steps[0])
+    frac = (curve[i - 1] - level) / (curve[i - 1] - curve[i])
+    return float(eval_steps[i - 1] + frac * (eval_steps[i] - eval_steps[i - 1]))
 
 
-t_rel = np.array(
-    [
-        first_step_below(curves[:, 1, k], 0.1 * math.log(R))
-        for k in range(seq_replicates)
-    ]
+runs = range(seq_replicates)
+t_rel = np.array([crossing_time(curves[:, 1, k], 0.1 * math.log(R)) for k in runs])
+t_sub = np.array([crossing_time(curves[:, 2, k], 0.9 * math.log(D)) for k in runs])
+sub_at_rel = np.array(  # subject-only loss at t_rel, interpolated
+    [np.interp(t_rel[k], eval_steps, curves[:, 2, k]) for k in runs]
 )
-t_sub = np.array(
-    [
-        first_step_below(curves[:, 2, k], 0.9 * math.log(D))
-        for k in range(seq_replicates)
-    ]
-)
-at_rel = [np.searchsorted(eval_steps, t) for t in t_rel]
-sub_at_rel = np.array(
-    [curves[i, 2, k] for k, i in enumerate(at_rel)]
-)  # subject-only loss at t_rel
 final_total = curves[-1, 0]
-print("t_rel per run:  ", t_rel.tolist())
-print("t_subj per run: ", t_sub.tolist())
+print("t_rel per run:  ", " ".join(f"{t:.1f}" for t in t_rel))
+print("t_subj per run: ", " ".join(f"{t:.1f}" for t in t_sub))
 print(
     f"subject-only loss at t_rel, smallest over the runs: {sub_at_rel.min():.3f} "
     f"(log D = {math.log(D):.3f})"
 )
 rate_ratio = (math.sqrt((R - 1) / (R * D)) / R) / (math.sqrt((D - 1) / (R * D)) / S)
 print(
-    f"t_subj / t_rel = {np.mean(t_sub / t_rel):.2f}; predicted ratio of growth rates = {rate_ratio:.2f}"
+    f"t_subj / t_rel = {np.mean(t_sub / t_rel):.2f}; "
+    f"predicted ratio of growth rates = {rate_ratio:.2f}"
 )
+glue("seq_ratio", round(float(np.mean(t_sub / t_rel)), 2), display=False)
+glue("seq_rate_ratio", round(float(rate_ratio), 2), display=False)
 print(f"final total loss: {final_total.mean():.3f}")
 
 # %% [markdown]
 # {numref}`fig-far-sequential` shows the three losses along training and the window between the two
 # times.
 
-# %% mystnb={"figure": {"caption": "Total, relation-only and subject-only cross-entropy of the linear-attention model on a held-out batch against the gradient-descent step, mean and range over the replicates. The relation-only loss falls first, near step 200, while the subject-only loss stays at log D (dotted); the shaded window, where the model is uniform over the right answer block, ends when the subject-only loss falls, near step 420.", "name": "fig-far-sequential"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Total, relation-only and subject-only cross-entropy of the linear-attention model on a held-out batch against the gradient-descent step, mean and range over the replicates. The relation-only loss falls first while the subject-only loss stays at log D (dotted); the shaded window, where the model is uniform over the right answer block, runs from the mean t_rel to the mean t_subj.", "name": "fig-far-sequential"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 names = ["total loss", "relation-only loss", "subject-only loss"]
 for i, (name, color) in enumerate(
@@ -1039,94 +1115,100 @@ lib.show(fig)
 # an output matrix, a residual ReLU MLP of width $m$ (no MLP when $m=0$), trained with Adam on fresh
 # sequences (the learning rate decays linearly to zero). Its parameter counts are $4Hd_hd$
 # (attention) and $2md$ (MLP). The default is a reduced setting that a CPU trains in seconds per
-# model: $S=R=8$ (64 facts), $d=16$, $d_h=4$, sequences of length 8, 1000 Adam steps at batch 256;
+# model: $S=R=8$ (64 facts), $d=16$, $d_h=4$, sequences of length 8, 1000 Adam steps at batch 128;
 # the `paper` preset runs the authors' sizes. The grid's corners test the theorem: the small attention
 # without an MLP (first of `tf_heads`, $m=0$) should fail, and either more heads ($m=0$) or the MLP
 # (first of `tf_heads`, last of `tf_widths`) should recall the facts. The models train in float64 like
 # the memories, and each fact is tested in `tf_eval_contexts` fresh contexts, so an accuracy is a
-# fraction of $SR\cdot$`tf_eval_contexts` answers.
+# fraction of $SR\cdot$`tf_eval_contexts` answers. All models of the grid train at once, each on
+# its own fact table and embeddings: a model with fewer heads or hidden units than the largest is
+# padded with heads and units whose weights start at zero and stay there.
+# {numref}`fig-far-transformer` shows the four corners.
 
 # %%
-def train_transformer(heads, width):
-    """Train one model on the recall task; return its accuracy on all S*R facts in fresh contexts."""
-    S_t, R_t, D_t, d, d_h = (
-        tf_subjects,
-        tf_relations,
-        tf_answers_per_relation,
-        tf_dim,
-        tf_head_dim,
-    )
-    n_tok = S_t + R_t + tf_noise_tokens + 1
-    answers = (
-        torch.tensor(rng.integers(D_t, size=(S_t, R_t)))
-        + D_t * torch.arange(R_t)[None, :]
-    )
+def train_transformers(heads, widths, n_subj, n_rel):
+    """Train one model per (heads[k], widths[k]) on its own fact table, all at once.
+
+    Heads beyond a model's H and hidden units beyond its m start with zero value,
+    output and MLP weights: their outputs and gradients are 0, so Adam never moves
+    them. Returns the accuracy of each model on all facts in fresh contexts, and the
+    fraction of contexts in which each of its facts is recalled."""
+    if control == "few-heads":  # model size taken away: the fewest heads for all
+        heads = [min(heads)] * len(heads)
+    if control == "many-heads":  # model size taken away: the most heads for all
+        heads = [max(heads)] * len(heads)
+    K, D_t, d, d_h = len(heads), tf_answers_per_relation, tf_dim, tf_head_dim
+    H, M = max(heads), max(max(widths), 1)
+    n_tok = n_subj + n_rel + tf_noise_tokens + 1
+    answers = torch.tensor(rng.integers(D_t, size=(K, n_subj, n_rel)))
+    answers = (answers + D_t * torch.arange(n_rel)).to(device)
     f64 = dict(generator=torch_gen, dtype=torch.float64)
-    emb = (torch.randn(n_tok, d, **f64) / math.sqrt(d)).to(device)
-    unemb = (torch.randn(R_t * D_t, d, **f64) / math.sqrt(d)).to(device)
-    init = lambda *shape: (
-        (torch.randn(*shape, **f64) / math.sqrt(shape[-2])).to(device).requires_grad_()
-    )
-    Q, K, Vh = init(heads, d, d_h), init(heads, d, d_h), init(heads, d, d_h)
-    O = init(heads * d_h, d)
-    params = [Q, K, Vh, O]
-    if width > 0:
-        W1, b1, W2 = (
-            init(d, width),
-            torch.zeros(width, dtype=torch.float64, device=device, requires_grad=True),
-            init(width, d),
-        )
-        params += [W1, b1, W2]
+    emb = (torch.randn(K, n_tok, d, **f64) / math.sqrt(d)).to(device)
+    unemb = (torch.randn(K, n_rel * D_t, d, **f64) / math.sqrt(d)).to(device)
+    head_on = torch.arange(H)[None, :] < torch.tensor(heads)[:, None]
+    unit_on = torch.arange(M)[None, :] < torch.tensor(widths)[:, None]
+
+    def init(*shape, on=None):
+        w = torch.randn(K, *shape, **f64) / math.sqrt(shape[-2])
+        return (w if on is None else w * on).to(device).requires_grad_()
+
+    Q, Kq = init(H, d, d_h), init(H, d, d_h)
+    Vh = init(H, d, d_h, on=head_on[:, :, None, None])
+    O = init(H, d_h, d, on=head_on[:, :, None, None])
+    W1, W2 = init(d, M, on=unit_on[:, None, :]), init(M, d, on=unit_on[:, :, None])
+    b1 = torch.zeros(K, 1, M, dtype=torch.float64, device=device, requires_grad=True)
+    params = [Q, Kq, Vh, O, W1, b1, W2]
+    model = torch.arange(K, device=device)[:, None]
 
     def batch(s, r):
-        n = len(s)
-        x = (
-            S_t
-            + R_t
-            + torch.randint(tf_noise_tokens, (n, tf_seq_len), generator=torch_gen)
-        )
-        pos = torch.rand(n, tf_seq_len - 1, generator=torch_gen).argsort(dim=1)[
-            :, :2
-        ]  # two distinct slots
-        x[torch.arange(n), pos[:, 0]] = s
-        x[torch.arange(n), pos[:, 1]] = S_t + r
-        x[:, -1] = n_tok - 1
-        return x.to(device), answers[s, r].to(device)
+        """Sequences (K, n, T) of noise with s and r at two random slots, EOS last."""
+        n, T = s.shape[1], tf_seq_len
+        x = torch.randint(tf_noise_tokens, (K, n, T), generator=torch_gen)
+        x += n_subj + n_rel
+        slots = torch.rand(K, n, T - 1, generator=torch_gen).argsort(-1)[..., :2]
+        x.scatter_(2, slots[..., :1], s[..., None])
+        x.scatter_(2, slots[..., 1:], n_subj + r[..., None])
+        x[..., -1] = n_tok - 1
+        return x.to(device), answers[model, s.to(device), r.to(device)]
 
     def logits(x):
-        h = emb[x]  # (n, T, d)
-        q = torch.einsum("nd,hde->nhe", h[:, -1], Q)
-        k = torch.einsum("ntd,hde->nhte", h, K)
-        att = torch.softmax(
-            torch.einsum("nhe,nhte->nht", q, k) / math.sqrt(d_h), dim=-1
-        )
-        v = torch.einsum("nht,ntd,hde->nhe", att, h, Vh)
-        z = h[:, -1] + v.reshape(len(x), -1) @ O
-        if width > 0:
-            z = z + torch.relu(z @ W1 + b1) @ W2
-        return z @ unemb.T
+        h = emb[model[..., None], x]  # (K, n, T, d)
+        q = torch.einsum("knd,khde->knhe", h[:, :, -1], Q)
+        q_keys = torch.einsum("knhe,khde->knhd", q, Kq)  # query read by each key map
+        att = torch.softmax(q_keys @ h.transpose(2, 3) / math.sqrt(d_h), -1)
+        VO = (Vh @ O).flatten(1, 2)  # (K, H d, d): value then output map per head
+        z = h[:, :, -1] + (att @ h).flatten(2) @ VO
+        act = torch.relu if control != "linear-mlp" else torch.nn.Identity()
+        mlp = act(z @ W1 + b1) @ W2
+        if control == "mlp-off":  # the MLP route stores nothing
+            mlp = 0 * mlp
+        return (z + mlp) @ unemb.transpose(1, 2)
 
     opt = torch.optim.Adam(params, lr=tf_lr)
     decay = torch.optim.lr_scheduler.LambdaLR(opt, lambda t: 1 - t / tf_steps)
-    for _ in range(tf_steps):
-        s = torch.randint(S_t, (tf_batch,), generator=torch_gen)
-        r = torch.randint(R_t, (tf_batch,), generator=torch_gen)
+    for _ in lib.progress(range(tf_steps), enabled=progress, desc="transformers"):
+        s = torch.randint(n_subj, (K, tf_batch), generator=torch_gen)
+        r = torch.randint(n_rel, (K, tf_batch), generator=torch_gen)
         x, y = batch(s, r)
-        loss = torch.nn.functional.cross_entropy(logits(x), y)
+        ce = torch.nn.functional.cross_entropy(
+            logits(x).flatten(0, 1), y.flatten(), reduction="sum"
+        )
         opt.zero_grad()
-        loss.backward()
+        (ce / tf_batch).backward()
         opt.step()
         decay.step()
     with torch.no_grad():
-        s = torch.arange(S_t).repeat_interleave(R_t).repeat(tf_eval_contexts)
-        r = torch.arange(R_t).repeat(S_t * tf_eval_contexts)
-        x, y = batch(s, r)
-        return (logits(x).argmax(-1) == y).double().mean().item()
+        n_facts = n_subj * n_rel
+        s = torch.arange(n_subj).repeat_interleave(n_rel).repeat(tf_eval_contexts)
+        r = torch.arange(n_rel).repeat(n_subj * tf_eval_contexts)
+        x, y = batch(s.expand(K, -1), r.expand(K, -1))
+        hits = (logits(x).argmax(-1) == y).double().cpu()
+        per_fact = hits.reshape(K, tf_eval_contexts, n_facts).mean(1).numpy()
+        return hits.mean(1).numpy(), per_fact
 
 
 grid = [(h, m) for h in tf_heads for m in tf_widths]
-grid = lib.progress(grid, enabled=progress, desc="transformer (H, m)")
-tf_acc = np.array([train_transformer(h, m) for h, m in grid])
+tf_acc, _ = train_transformers(*zip(*grid), tf_subjects, tf_relations)
 tf_acc = tf_acc.reshape(len(tf_heads), len(tf_widths))
 n_facts = tf_subjects * tf_relations
 for h, row in zip(tf_heads, tf_acc):
@@ -1154,10 +1236,92 @@ ax.set_yticks(range(len(tf_heads)), [str(h) for h in tf_heads])
 ax.set_xlabel("MLP width $m$")
 ax.set_ylabel("attention heads $H$")
 ax.set_title(
-    f"Recall accuracy on {tf_subjects * tf_relations} facts ($d={tf_dim}$, $d_h={tf_head_dim}$)"
+    f"Recall accuracy on {tf_subjects * tf_relations} facts "
+    f"($d={tf_dim}$, $d_h={tf_head_dim}$)"
 )
 ax.grid(False)
 fig.colorbar(im, ax=ax, label="accuracy")
+lib.show(fig)
+
+# %% [markdown]
+# ### Facts against parameters
+#
+# The abstract's headline is that storage is linear in the parameter count. The authors measure
+# it with a binary search over the number of facts $SR$ for many model shapes; we measure the
+# same quantity from the other side, which a CPU affords. Attention-only models ($m=0$) with
+# $H$ in `tf_cap_heads` heads, `tf_cap_replicates` models per head count, each train on its own
+# table of $S=R=$ `tf_cap_subjects` facts, more than the largest of them can hold, and we count
+# the facts each one stores: those recalled in at least half of their `tf_eval_contexts` fresh
+# contexts (and, printed beside it, in all of them, closer to the authors' 99% criterion). If
+# facts grow linearly with the attention parameters $P = 4Hd_hd$ up to a log, the log-log slope
+# of the count against $P$ is what $N\log N\propto P$ predicts (a little below 1 at these
+# counts).
+
+# %%
+cap_heads = np.repeat(tf_cap_heads, tf_cap_replicates)  # one entry per model
+cap_params = 4 * cap_heads * tf_head_dim * tf_dim
+n_cap = tf_cap_subjects
+_, per_fact = train_transformers(cap_heads.tolist(), [0] * len(cap_heads), n_cap, n_cap)
+facts_stored = (per_fact >= 0.5).sum(1)
+fit_facts = lib.loglog_slope(cap_params, np.maximum(facts_stored, 1))
+fit_all = lib.loglog_slope(cap_params, np.maximum((per_fact == 1).sum(1), 1))
+n_floor = np.maximum(facts_stored, 2)  # N log N needs N >= 2
+c_facts = np.exp(np.mean(np.log(n_floor * np.log(n_floor) / cap_params)))
+slope_logs = float(exponent(cap_params, solve_n_log_n(c_facts * cap_params)))
+facts_grow = bool(fit_facts.slope - 3 * fit_facts.se > 0)
+for h in tf_cap_heads:
+    p, n = 4 * h * tf_head_dim * tf_dim, facts_stored[cap_heads == h]
+    print(
+        f"H = {h}: attention params P = {p:5d}, facts stored {n.tolist()} of {n_cap**2}"
+    )
+print(f"slope of log facts against log P: {fit_facts}")
+print(f"  the same, counting facts recalled in every context: {fit_all}")
+for law, a in (("N log N ∝ P", slope_logs), ("N ∝ P", 1.0), ("N ∝ P^0.5", 0.5)):
+    z = (fit_facts.slope - a) / fit_facts.se
+    print(f"  {law:12s} predicts {a:.2f}: the slope is {z:+.1f} s.e. from it")
+glue("facts_slope", round(fit_facts.slope, 2), display=False)
+glue("facts_slope_se", round(fit_facts.se, 2), display=False)
+glue("facts_slope_logs", round(slope_logs, 2), display=False)
+
+# %% [markdown]
+# {numref}`fig-far-facts` shows the count: the slope is {glue}`facts_slope` ±
+# {glue}`facts_slope_se` (least squares over all models; its standard error comes from their
+# scatter, replicates included), against {glue}`facts_slope_logs` for $N\log N\propto P$ and 1
+# for $N\propto P$. The claim below asks only that the count grows: a slope more than three
+# standard errors above 0, which storage that saturates with model size fails (the `few-heads`
+# and `many-heads` controls give every model the same heads). It does not claim the law. Over a
+# factor 8 in $P$, with one table per model, the scatter of training is about as large as the
+# distance between $N\log N\propto P$ and a square root, $P^{0.5}$: the cell above prints how
+# many standard errors separate the slope from each. Telling the two apart takes several times
+# more models per head count, or the `paper` preset's wider head range and larger table.
+
+# %% mystnb={"figure": {"caption": "Facts stored (recalled in at least half of their fresh contexts) by attention-only transformers (one point per model, tf_cap_replicates per head count) against their attention parameters 4 H d_h d, log-log, with the least-squares fit (dashed) and a line of slope 1 through the mean (dotted).", "name": "fig-far-facts"}} tags=["hide-input"]
+fig, ax = lib.subplots()
+ax.plot(cap_params, facts_stored, "o", color=lib.PALETTE[3], label="attention only")
+ax.plot(
+    cap_params,
+    np.exp(fit_facts.intercept) * cap_params**fit_facts.slope,
+    "--",
+    color=lib.PALETTE[3],
+    label=f"fit: slope {fit_facts.slope:.2f}",
+)
+ax.plot(
+    cap_params,
+    cap_params * np.exp(np.mean(np.log(np.maximum(facts_stored, 1) / cap_params))),
+    ":",
+    color="gray",
+    label="slope 1",
+)
+ax.set_xscale("log")
+ax.set_yscale("log")
+for axis in (ax.xaxis, ax.yaxis):
+    axis.set_major_formatter(ScalarFormatter())
+    axis.set_minor_formatter(NullFormatter())
+ax.set_xticks(4 * np.array(tf_cap_heads) * tf_head_dim * tf_dim)
+ax.set_xlabel("attention parameters $P = 4Hd_hd$")
+ax.set_ylabel(f"facts stored (of {n_cap**2})")
+ax.set_title("Facts stored grow with attention parameters")
+ax.legend(loc="upper left", fontsize=9)
 lib.show(fig)
 
 # %% [markdown]
@@ -1166,91 +1330,96 @@ lib.show(fig)
 # Every claim is checked on averages over the replicates inside this run. The linear-memory
 # growth test compares two measured statistics with each law's prediction; its tolerance is three
 # standard errors over the replicates plus the most the bisection's resolution can move the
-# statistic, and it is run on the deliberately wrong law $N\propto d^{1.5}$ too. At $d\le32$ the
-# wrong law passes as well, so the claim that the test *tells the laws apart* is recorded as not
-# reproduced, with the measured rise of the exponent as its value. The MLP memory's exponent test
-# (printed above) has even less power, and whether it excludes its wrong law changes from seed to
-# seed, so it is not a claim here; its constant is.
+# statistic, and it is run on the deliberately wrong law $N\propto d^{1.5}$ too. At this scale
+# the test rejects the paper's law and accepts $d^{1.5}$, so "the test accepts $N\log N = c\,d^2$
+# and rejects $d^{1.5}$" is recorded as not reproduced, with the measured exponent as its value.
+# The MLP memory's exponent test (printed above) has less power, and whether it excludes its
+# wrong law changes from seed to seed, so it is not a claim here; the MLP memory's capacity
+# against the linear memory's at the same $d$ is. The constants $N\log N/d^2$ and
+# $N\log N/(md)$ are compared with the lines the authors draw by hand through their plots in
+# the comparison below, not claimed: the paper states no constant.
 #
 # The transformer claims use two bars. The small attention alone must stay below 90% recall and
 # the large attention alone must reach it. For the MLP route we assert that adding the MLP to the
 # small attention closes at least half of the gap between that attention's recall and 100%,
 # $(a_{\text{MLP}}-a_{\text{small}})/(1-a_{\text{small}})\ge 1/2$, and print whether it also
-# reaches 90%. A 90% bar for the MLP route, which an earlier version of this check used, is met
-# on most seeds but not on all: in 10 scratch initialisations of the $H=2$, $m=128$ model, 7
-# reached 0.99–1.00 and 3 stalled at 0.87–0.91, about 7/8 of the 64 facts. With 1500 steps one
-# of the three recovered (0.99) and two stayed at 0.90–0.92; learning rate 0.005 or 0.02 instead
-# of 0.01 left them at 0.90–0.98. Two heads of dimension 4 must forward both the subject and the relation to
-# the MLP, and sometimes they do not separate every subject; the theorem is about what parameters
-# *exist*, and one training run from one initialisation does not always find them.
+# reaches 90%. A 90% bar would ask more of one training run than the theorem does: the theorem
+# says which parameters *exist*, and two heads of dimension 4 that must forward both the subject
+# and the relation to the MLP do not always separate every subject within the step budget.
+# The facts-against-parameters claim asks only that the count grows with the attention's
+# parameters: its slope lies more than three standard errors above 0. Which law it follows is
+# printed beside it, not claimed (see {numref}`fig-far-facts`).
 
 # %%
-claims = lib.Claims("factual-recall-associative-memories", paper="nichani2025factual")
-law_A, law_B = list(laws)
+claims = lib.Claims(
+    "factual-recall-associative-memories", paper="nichani2025factual", control=control
+)
 separates = (
     law_verdict[law_A, 0]
     and law_verdict[law_A, 1]
     and not (law_verdict[law_B, 0] and law_verdict[law_B, 1])
 )
 claims.add(
-    "linear memory: the growth test tells N log N ∝ d² from N ∝ d^1.5 "
-    "(the first passes both statistics, the second fails one; measured: rise)",
-    float(measured[1].mean()),
-    "N log N ∝ d², not a plain power law (Thm., Fig. AM_rescale)",
+    "linear memory: the growth test accepts N log N = c d² and rejects N = c d^1.5 "
+    "(measured: exponent of N in d)",
+    float(measured[0].mean()),
+    "N log N ∝ d² (authors' plots, d up to 256; Thm.: d² up to logs)",
     separates,
     fmt="{:.2f}",
     expect=False,
 )
 claims.add(
-    "trained W stores more than the outer product W_op at every d (every seed)",
+    "trained W stores more than the outer product W_op at every d (every replicate)",
     float((cap_trained.min(1) / cap_outer.max(1)).min()),
     "trained memories beat the Hebbian construction",
     bool(np.all(cap_trained.min(1) > cap_outer.max(1))),
     fmt="{:.1f}",
 )
-c_top = c_lin[-1].mean()
 claims.add(
-    f"linear memory: constant c in N log N = c d² at d = {am_dims[-1]}",
-    float(c_top),
-    "authors' guide line: c = 1/1.3 ≈ 0.77 (within a factor 2)",
-    0.5 < c_top / (1 / 1.3) < 2,
+    "MLP memory against the linear memory at the largest common d: capacity ratio "
+    "above the square root of their parameter ratio, midway (log scale) between "
+    "'storage ∝ parameters' and 'a rank-d map' (ratio 1) (ratio / its bar)",
+    float(mlp_over_linear[-1] / mlp_bar[-1]),
+    "storage scales with parameters (2md + m for the MLP, d² for W; Thm.)",
+    bool(mlp_over_linear[-1] > mlp_bar[-1]),
     fmt="{:.2f}",
 )
-c_mlp_top = c_mlp[-1].mean()
+ratio_min = float(np.min(t_sub / t_rel))
 claims.add(
-    f"MLP memory: constant c in N log N = c md at d = {mlp_dims[-1]}",
-    float(c_mlp_top),
-    "authors' guide line: c = 1/0.35 ≈ 2.86 (within a factor 2)",
-    0.5 < c_mlp_top / (1 / 0.35) < 2,
+    "sequential learning: the subject starts only after the relation is learned "
+    "(min t_subj / t_rel ≥ 1.5)",
+    ratio_min,
+    "relation first, subject later (Thm.)",
+    bool(ratio_min >= 1.5),
     fmt="{:.2f}",
 )
+plateau = float(sub_at_rel.min() / math.log(D))
 claims.add(
-    "sequential learning: subject starts only after the relation is learned (min t_subj / t_rel)",
-    float(np.min(t_sub / t_rel)),
-    "relation first, subject later (Thm., Fig. sequential_linear)",
-    bool(np.min(t_sub / t_rel) >= 1.5),
-    fmt="{:.2f}",
-)
-claims.add(
-    "plateau: at t_rel the model is uniform inside the right block (min subject loss / log D)",
-    float(sub_at_rel.min() / math.log(D)),
+    "plateau: at t_rel the model is uniform inside the right block "
+    "(min subject loss / log D ≥ 0.95)",
+    plateau,
     "intermediate 'hallucination' stage",
-    bool(sub_at_rel.min() / math.log(D) >= 0.95),
+    bool(plateau >= 0.95),
     fmt="{:.3f}",
 )
 acc_small, acc_attn, acc_mlp = tf_acc[0, 0], tf_acc[-1, 0], tf_acc[0, -1]
+glue("tf_acc_small", round(100 * float(acc_small)), display=False)
+glue("tf_acc_attn", round(100 * float(acc_attn)), display=False)
+glue("tf_n_facts", int(n_facts), display=False)
+p_small = 4 * tf_heads[0] * tf_head_dim * tf_dim
 claims.add(
-    f"transformer: small attention, no MLP (H = {tf_heads[0]}, m = 0) does not store the facts",
+    f"transformer: small attention, no MLP (H = {tf_heads[0]}, m = 0) recalls < 90%",
     float(acc_small),
-    "Ω̃(SR) parameters are necessary (Thm.)",
-    acc_small < 0.9,
+    f"the contrast for the next rows ({p_small} attention parameters, "
+    f"{p_small / n_facts:g} per fact; the Thm. gives no constant)",
+    bool(acc_small < 0.9),
     fmt="{:.2f}",
 )
 claims.add(
     f"transformer: attention route (H = {tf_heads[-1]}, m = 0) recalls ≥ 90%",
     float(acc_attn),
     "attention parameters ≳ SR suffice (Thm.)",
-    acc_attn >= 0.9,
+    bool(acc_attn >= 0.9),
     fmt="{:.2f}",
 )
 gap_closed = (acc_mlp - acc_small) / max(1 - acc_small, 1e-12)
@@ -1258,8 +1427,17 @@ claims.add(
     f"transformer: MLP route (H = {tf_heads[0]}, m = {tf_widths[-1]}) closes ≥ 1/2 of "
     "the small attention's gap to 100% recall",
     float(gap_closed),
-    "MLP parameters ≳ SR suffice (Thm.)",
-    acc_small < 1 and gap_closed >= 0.5,
+    "an MLP beside the attention stores facts too (Thm.: MLP parameters ≳ SR suffice)",
+    bool(acc_small < 1 and gap_closed >= 0.5),
+    fmt="{:.2f}",
+)
+claims.add(
+    "transformer: facts stored grow with attention parameters "
+    "(log-log slope above 0 by 3 s.e.)",
+    float(fit_facts.slope),
+    "facts grow with parameters (abstract: linearly, up to logs; the law itself is "
+    "not resolved here)",
+    facts_grow,
     fmt="{:.2f}",
 )
 print(
@@ -1268,7 +1446,8 @@ print(
 )
 print("for the comparison with the paper below:")
 print(
-    f"linear memory: c = N log N / d^2 per d: {' '.join(f'{c:.2f}' for c in c_lin.mean(1))}"
+    "linear memory: c = N log N / d^2 per d:",
+    " ".join(f"{c:.2f}" for c in c_lin.mean(1)),
 )
 print(f"linear memory, d = {am_dims[-1]}: capacity {cap_trained[-1].tolist()}")
 print(
@@ -1277,8 +1456,8 @@ print(
 )
 print(f"MLP memory, d = m = {mlp_dims[0]}: capacity {cap_mlp[0].tolist()}")
 print(
-    f"sequential learning: min t_subj / t_rel = {np.min(t_sub / t_rel):.2f}, "
-    f"plateau at {sub_at_rel.min() / math.log(D):.2f} log D"
+    f"sequential learning: min t_subj / t_rel = {ratio_min:.2f}, "
+    f"plateau at {plateau:.3f} log D"
 )
 print(
     f"transformer: H = {tf_heads[0]}, m = 0: {acc_small:.2f}; "
@@ -1289,77 +1468,96 @@ print(f"runtime {time.perf_counter() - t_start:.1f} s wall-clock")
 claims.report()
 
 # %% [markdown]
+# Every claim above is also run under **controls**: named, deliberately wrong variants of this
+# chapter, declared in `controls.yaml`, each taking away the idea a claim tests. Training is
+# taken from the linear memory (`no-training`), the ReLU from the MLP memory (`linear-mlp`), the
+# relation's head start from the sequential task (`frequent-subjects`: as many subjects as
+# relations), the storage from the MLP (`mlp-off`), and model size from the transformers: every
+# model gets the fewest heads (`few-heads`) or the most (`many-heads`) of its grid or count; and
+# for the non-reproduced growth test a positive control
+# (`paper-law`) shows that the test accepts the paper's law when the capacities follow it. The
+# table shows, for each claim, the controls under which its check comes out the other way (at
+# the default parameters, seed 0). Run one with
+# `make run CHAPTER=factual-recall-associative-memories CONTROL=mlp-off`: the claims cell then
+# names the control and fails if a claim it must flip still holds.
+#
+# ```{controls-table}
+# ```
+#
+#
 # ## How this compares with the paper
 #
-# | | paper (or the authors' code) | this chapter (numbers printed above the claims table) |
+# | | paper (or the authors' code) | this chapter (printed above the claims table) |
 # |---|---|---|
-# | linear memory, law | $N\log N\propto d^2$, $d$ up to $2^8$ | consistent, but $N\propto d^{1.5}$ fits $d=8$–$32$ equally well: not separated |
-# | linear memory, constant | guide line $N\log N = d^2/1.3$ ($c=0.77$) | $c$ within a factor 2, drifting down with $d$ |
-# | linear memory, $d=32$ | capacity 193–197 (their search, 3 seeds) | close to theirs |
-# | MLP memory, law | $N\propto md$ up to logs | exponent near 1, but too uncertain to exclude $(md)^{0.75}$ |
-# | MLP memory, constant | guide line $N\log N = md/0.35$ ($c=2.86$) | $c$ within a factor 2 |
-# | MLP memory, $d=8$, $m=8$ | 35–50 (lr $3\cdot10^{-2}$, up to $2^{15}$ steps) | lower (lr 0.1, `mlp_steps` steps; flat after a few hundred steps) |
+# | linear memory, law | $N\log N\propto d^2$, $d$ up to $2^8$ | at $d\le32$ the growth test rejects it and accepts $N\propto d^{1.5}$ (pre-asymptotic) |
+# | linear memory, constant | hand-placed line $N\log N = d^2/1.3$ ($c=0.77$), no fitted constant | $c$ falls from {glue}`am_c_first` to {glue}`am_c_last` over `am_dims` |
+# | MLP memory, law | $N\propto md$ up to logs | exponent {glue}`mlp_exp` ± {glue}`mlp_exp_tol`, verdicts shown, not claimed; capacity over the linear memory's at the same $d$ above the square root of the parameter ratio (claims table) |
+# | MLP memory, constant | hand-placed line $N\log N = md/0.35$ ($c=2.86$), no fitted constant | $c$ at the largest $d$: {glue}`mlp_c_top` |
+# | MLP memory, budget | lr $3\cdot10^{-2}$, up to $2^{15}$ steps, early stopping | same rate, `mlp_steps` steps: {glue}`mlp_shortfall`% below the capacity at `mlp_budget_max` steps |
 # | sequential learning | relation first, then subject; plateau at $\log D$ | as the paper says |
 # | one-layer transformer | 100% recall once attention *or* MLP parameters $\gtrsim SR$ ($S=R=32$) | $S=R=8$: the small attention fails, more heads store the facts, the MLP closes most of the gap |
+# | facts against parameters | facts $\propto$ parameters (their sweep over $SR$ and model shapes) | stored facts grow with attention parameters (claims table); slope {glue}`facts_slope` ± {glue}`facts_slope_se` against {glue}`facts_slope_logs` for $N\log N\propto P$: the law is not resolved at this scale |
 #
-# **Linear memory.** The trained capacity grows with $d^2$ up to a logarithm over the range we can
-# afford, but this range cannot tell the paper's law from a plain power law $N\propto d^{1.5}$:
-# both pass our growth test. $N\log N/d^2$ is not constant. It drifts down from $d=8$ to $d=32$
-# (printed above the claims table), and in longer runs to 0.89–0.92 at $d=45$ and 0.86–0.89 at
-# $d=64$. The drift is towards the authors' guide line $d^2/1.3$, which their code fits at $d$ up
-# to 256. At $d=32$ our capacities are within a few percent of the authors' search (193–197), so
-# the 150-step budget is not what limits the linear memory. The outer-product memory stores several times less at every $d$,
-# in every replicate (the claims table gives the smallest ratio). Its capacity at 99% accuracy is
-# small and noisy at these sizes, because the $d^{-1/2}$ cross-talk terms of the derivation
-# dominate until $d\gg\log N$. Its fitted exponent is therefore not a clean measurement of its
-# asymptotic scaling, and we make no claim about it.
+# **Linear memory.** The trained capacity grows like $d^2$ up to a logarithm over the range we
+# can afford, but with $\ge 8$ replicates the growth test can tell the laws apart, and it favours
+# the plain power law $N\propto d^{1.5}$: the paper's $N\log N = c\,d^2$ predicts an exponent of
+# $N$ in $d$ of {glue}`am_exp_A`, we measure {glue}`am_exp` ± {glue}`am_exp_tol`. $N\log N/d^2$
+# drifts down from {glue}`am_c_first` to {glue}`am_c_last`, towards the authors' hand-placed line
+# $d^2/1.3$, drawn through their capacities at $d$ up to 256. Over seeds 0–9 the measured
+# exponent is {seeds}`1`. The
+# outer-product memory stores several times less at every $d$, in every replicate (the claims
+# table gives the smallest ratio). Its capacity at 99% accuracy is small and noisy at these
+# sizes, because the $d^{-1/2}$ cross-talk terms of the derivation dominate until $d\gg\log N$;
+# its fitted exponent is not a clean measurement of its asymptotic scaling, and we make no claim
+# about it.
 #
-# **MLP memory.** With $m=d$ the capacity is a bit over half of $md$ and its constant
-# $N\log N/(md)$ is close to the authors' $1/0.35$. But three replicates over a factor 4 in $md$
-# do not pin the exponent down: the deliberately wrong $N\propto(md)^{0.75}$ is excluded on some
-# seeds and not on others, so the chapter makes no claim about the exponent. The budget is the other limit.
-# {numref}`fig-far-mlp-budget` shows that at learning rate 0.1 the capacity stops growing after a
-# few hundred steps, so `mlp_steps` is converged *for this learning rate*. The authors' slower,
-# longer training (learning rate $3\cdot10^{-2}$, up to $2^{15}$ steps with early stopping) ends
-# higher. Run side by side at $d=8$, their search gives 35–50 at $m=8$, 90–92 at $m=16$ and
-# 167–171 at $m=32$. The old version of this chapter (learning rate 0.1, 400 steps) gave 32–37,
-# 73–76 and 133–141, 20–35% lower. In scratch runs at $d=8$, $m=16$ and learning rate
-# $3\cdot10^{-2}$, 400 steps gave 70–73, 1600 gave 76–87 and 6400 gave 87–91. So reaching the
-# authors' capacities takes thousands of steps per bisection trial, several times our CPU
-# budget. Both memories store on the order of one association per parameter ($d^2$,
+# **MLP memory.** With $m=d$ the capacity holds more than the linear memory of the same $d$ by
+# more than the square root of the parameter ratio at the largest common $d$ (over seeds 0–9,
+# the ratio over its bar is {seeds}`3`), and its constant $N\log N/(md)$ at the largest $d$ is {glue}`mlp_c_top`
+# against the $1/0.35$ of the authors' hand-placed line. The range of $md$ is a factor 4, too
+# short to pin the exponent down, so the chapter makes no claim about it. The default trains at the authors' learning rate, $3\cdot10^{-2}$, for `mlp_steps` steps
+# per bisection trial; {numref}`fig-far-mlp-budget` shows capacity against the budget at the
+# smallest $d$, and the shortfall of `mlp_steps` against `mlp_budget_max` is
+# {glue}`mlp_shortfall`% in this run. Both memories store on the order of one association per parameter ($d^2$,
 # respectively $2md$, parameters).
 #
 # **Sequential learning.** The two stages are as the theorem describes. The relation-only loss
 # drops to near zero while the subject-only loss sits at $\log D$. In that window the model puts
 # its mass uniformly on the $D$ answers of the right relation, a confident answer of the right
-# type that is usually wrong. The subject is picked up about twice as late. The ratio of the two
-# times is of the order of the ratio of the two growth rates {eq}`eq-far-rates` (printed with the
-# times).
+# type that is usually wrong. The subject is picked up later: $t_{\mathrm{subj}}
+# /t_{\mathrm{rel}} =$ {glue}`seq_ratio` in this run and {seeds}`4` (its minimum over the
+# replicates) over seeds 0–9, of the order of the ratio {glue}`seq_rate_ratio` of the two growth
+# rates {eq}`eq-far-rates`. With as many subjects as relations (the `frequent-subjects` control)
+# the head start is gone and the plateau with it.
 #
-# **Transformer.** The authors train the full grid $H\in\{1,\dots,32\}\times m\in\{1,\dots,128\}$ at
-# $S=R=32$ and draw the trade-off as a heat map. We train its four corners at a quarter of the
-# facts and half the dimension. The small attention without an MLP fails, and more heads store all 64 facts, as
-# {prf:ref}`far-thm-tradeoff` says. The MLP route is weaker than the theorem in one respect: the
-# MLP always closes most of the small attention's gap, but a single training run reaches full
-# recall only on most seeds (see "What we reproduced"); the small attention that must forward the
-# subject and the relation to the MLP is the bottleneck, and with a single head of dimension 4
-# (not in the default grid) the outcome varies even more. The
-# `paper` preset runs the authors' sizes and grid. We did not run it here; it is estimated at tens
-# of minutes on a GPU.
+# **Transformer.** The authors train the full grid $H\in\{1,\dots,32\}\times m\in\{1,\dots,128\}$
+# at $S=R=32$ and draw the trade-off as a heat map. We train its four corners at a quarter of
+# the facts and half the dimension ({numref}`fig-far-transformer`). The small attention without
+# an MLP fails ({glue}`tf_acc_small`% recall), and more heads recall {glue}`tf_acc_attn`% of
+# the {glue}`tf_n_facts` facts, as {prf:ref}`far-thm-tradeoff` says. The small
+# attention has $4Hd_hd = 512$ attention parameters, eight per fact: the theorem's sufficient
+# size holds up to logarithmic factors and constants, so its failure is the contrast for the
+# other two corners, not a test of the $\tilde\Omega(SR)$ lower bound. The MLP closes most of the
+# small attention's gap (over seeds 0–9: {seeds}`8`); with its output multiplied by 0 (`mlp-off`)
+# it closes none. The claim tests that an MLP beside the attention stores facts, not that its
+# nonlinearity is needed at this size: under `linear-mlp` the transformer's MLP is one linear
+# map too, and the controls table shows whether the claim survives it on seed 0. The facts-against-parameters count ({numref}`fig-far-facts`) is the abstract's
+# headline at our scale: its slope over seeds 0–9 is {seeds}`9`. The authors measure capacity by
+# a search over $SR$ at $d$ up to $2^{7.5}$; the `paper` preset runs their grid sizes.
 #
-# **Runtime.** The notebook prints its own wall-clock time above. On one unloaded core the default
-# run takes under a minute of CPU time. The `paper` preset (dimensions up to 256, the MLP memory
-# to $d=64$ with $2^{15}$-step budgets, the $5\times5$ transformer grid) is meant for a GPU.
+# **Runtime.** The notebook prints its own wall-clock time above. The `paper` preset (dimensions up to 256, the MLP memory to $d=64$
+# with $2^{15}$-step budgets, the $5\times5$ transformer grid at the authors' sizes) is GPU
+# work; `paper.yaml` gives its estimated runtime, scaled from the default run's per-step times.
 #
 # ## Try it
 #
 # * `python -m lib.build run factual-recall-associative-memories -p seq_subjects=32 -p seq_steps=1200`
-#   doubles the subjects, which halves the subject's growth rate in {eq}`eq-far-rates` (predicted
-#   rate ratio 5.24 instead of 2.62). The subject is picked up later: the smallest
-#   $t_{\mathrm{subj}}/t_{\mathrm{rel}}$ over the runs rises from 2.10 to 4.10, and the plateau at
-#   $\log D$ is still there (1.005).
+#   doubles the subjects, which halves the subject's growth rate in {eq}`eq-far-rates`. The
+#   subject is picked up later, and the plateau at $\log D$ is still there.
+# * `python -m lib.build run factual-recall-associative-memories -p am_steps=600` trains the
+#   linear memory four times longer: compare the capacities at each $d$ and the growth test's
+#   verdict with the run above.
 # * `python -m lib.build run factual-recall-associative-memories -p "tf_heads=[1, 8]"` replaces
-#   the two-head transformer by a one-head one. Without an MLP it recalls about a quarter of the
-#   facts (0.24–0.27 in three runs of the transformer cell). With the same 128-wide MLP the outcome
-#   varies far more from run to run than with two heads (0.72, 0.95 and 1.00 in those runs): one
-#   head of dimension 4 has to forward both the subject and the relation to the MLP.
+#   the two-head transformer by a one-head one, which must forward both the subject and the
+#   relation to the MLP through a single head of dimension 4: compare its recall with and
+#   without the MLP, and over a few seeds.
