@@ -1290,9 +1290,10 @@ glue("facts_slope_logs", round(slope_logs, 2), display=False)
 # for $N\propto P$. The claim below asks only that the count grows: a slope more than three
 # standard errors above 0, which storage that saturates with model size fails (the `few-heads`
 # and `many-heads` controls give every model the same heads). It does not claim the law. Over a
-# factor 8 in $P$, with one table per model, the scatter of training is about as large as the
-# distance between $N\log N\propto P$ and a square root, $P^{0.5}$: the cell above prints how
-# many standard errors separate the slope from each. Telling the two apart takes several times
+# factor 8 in $P$, with one table per model, the scatter of training leaves the slope's
+# standard error large against the distance between $N\log N\propto P$ and a square root,
+# $P^{0.5}$, so that a count following $P^{0.5}$ could often land inside any band around the
+# first: the cell above prints how many standard errors separate the slope from each. Telling the two apart takes several times
 # more models per head count, or the `paper` preset's wider head range and larger table.
 
 # %% mystnb={"figure": {"caption": "Facts stored (recalled in at least half of their fresh contexts) by attention-only transformers (one point per model, tf_cap_replicates per head count) against their attention parameters 4 H d_h d, log-log, with the least-squares fit (dashed) and a line of slope 1 through the mean (dotted).", "name": "fig-far-facts"}} tags=["hide-input"]
