@@ -183,7 +183,8 @@
 #   routers; without this the perturbed router is not identifiable and no loss can converge.
 # * The paper's $\tau_1, \tau_2$, experts, sample grid and optimiser were not available. We use
 #   $\tau_1 = \tau_2 = 0.5$, a known inverse temperature $\kappa = 4$, noise $\sigma = 0.05$, and
-#   fit by Levenberg–Marquardt from the truth plus noise, the best of three starts. Each choice is
+#   fit by Levenberg–Marquardt from the truth plus noise (the best of three starts for
+#   exactly specified fits, one start with more iterations for over-specified ones). Each choice is
 #   explained in {ref}`pcr-choices`.
 # ```
 #
@@ -196,6 +197,7 @@
 
 # %% tags=["parameters"]
 seed = 0
+control = "none"  # or a deliberately wrong variant named in controls.yaml
 device = "cpu"  # numpy only; the device just has to be valid
 progress = False
 sample_sizes = [500, 1000, 2000, 4000, 8000, 16000, 32000]  # n, exact-specified fits
@@ -203,13 +205,14 @@ replicates = 10  # independent data sets per router and n
 restarts = 3  # starts per fit; the lowest training loss is kept
 over_sample_sizes = [500, 1000, 2000, 4000, 8000]  # n, over-specified fits (k 3)
 over_replicates = 6  # data sets per router and n in the over-specified fits
-over_restarts = 2  # starts per over-specified fit
+over_restarts = 1  # starts per over-specified fit
+over_iterations = 3000  # Levenberg-Marquardt iterations per over-specified fit
 noise_sd = 0.05  # sigma, sd of the label noise
 tau = 0.5  # tau_1 and tau_2 of the perturbed router
 inverse_temperature = 4.0  # kappa, router sharpness (both cosine routers)
 expert_scale = 3.0  # multiplies the true experts' weights a and biases b
 init_sd = 0.3  # sd of the jitter added to the truth at each start
-max_iterations = 300  # Levenberg-Marquardt iterations per fit (at most)
+max_iterations = 300  # Levenberg-Marquardt iterations per exact-specified fit
 test_size = 20000  # held-out inputs for the regression error
 
 # %% tags=["hide-input"]
@@ -245,6 +248,7 @@ lib.check_float(
 lib.check_float("expert_scale", expert_scale, low=0.0, low_open=True, high=100.0)
 lib.check_float("init_sd", init_sd, low=0.0, high=10.0)
 lib.check_int("max_iterations", max_iterations, low=1, high=100000)
+lib.check_int("over_iterations", over_iterations, low=1, high=100000)
 lib.check_int("test_size", test_size, low=1000, high=1000000)
 fits_exact = replicates * restarts
 fits_over = over_replicates * over_restarts
@@ -256,6 +260,7 @@ if jacobian_bytes > 8e9:
         f"replicates x restarts x largest n needs {jacobian_bytes / 1e9:.0f} GB of "
         "Jacobians (limit 8 GB): lower replicates, restarts or the largest sample size"
     )
+control = lib.check_control("perturbed-cosine-router-moe", control)
 rng, device = lib.setup(seed, device)
 
 # %% [markdown]
@@ -286,15 +291,26 @@ def gelu(t):
     return t * Phi, Phi + t * np.exp(-0.5 * t * t) / SQRT2PI
 
 
+def relu(t):
+    """ReLU and its derivative: the true experts under the control relu-truth."""
+    return np.maximum(t, 0.0), (t > 0).astype(float)
+
+
+# control unnormalised-key: the cosine router's score keeps the key's norm
+KEY_NORMALISED = {"cosine": control != "unnormalised-key", "perturbed": True}
+
+
 def router_scores(beta1, X, router, tau1, tau2, kappa):
     """s_i and x-tilde with z_i = s_i beta1_i . x-tilde + beta0_i."""
     if router == "linear":
         return np.ones(beta1.shape[:-1]), X
     x_tilde = X / (np.linalg.norm(X, axis=-1) + tau2)[:, None]
+    if not KEY_NORMALISED[router]:
+        return np.full(beta1.shape[:-1], kappa), x_tilde
     return kappa / (np.linalg.norm(beta1, axis=-1) + tau1), x_tilde
 
 
-def moe(theta, X, router, tau1, tau2, kappa, jacobian=False):
+def moe(theta, X, router, tau1, tau2, kappa, jacobian=False, expert=gelu):
     """f_G on inputs X (n, d) for a batch of mixtures theta (fits, k, 2d + 2)."""
     fits, k, width = theta.shape
     d = X.shape[1]
@@ -305,13 +321,15 @@ def moe(theta, X, router, tau1, tau2, kappa, jacobian=False):
     z = s[..., None] * proj + beta0[..., None]
     p = np.exp(z - z.max(1, keepdims=True))
     p /= p.sum(1, keepdims=True)
-    e, de = gelu(a @ X.T + b[..., None])
+    e, de = expert(a @ X.T + b[..., None])
     f = (p * e).sum(1)
     if not jacobian:
         return f
     dz = p * (e - f[:, None, :])
     J = np.empty((fits, k, width, X.shape[0]))
-    if router == "linear":
+    if router == "linear" or not KEY_NORMALISED[router]:
+        radial = np.zeros_like(beta1)
+    elif control == "wrong-jacobian":  # drops the derivative of the key's norm
         radial = np.zeros_like(beta1)
     else:
         norm = np.linalg.norm(beta1, axis=-1)
@@ -339,10 +357,10 @@ def moe(theta, X, router, tau1, tau2, kappa, jacobian=False):
 # shrunk to norm at most three times the largest true key, the biases clipped to $[-3, 3]$ and
 # the expert weights to three times the largest true one (`project`). The bounds are inactive in
 # exact-specified fits, which stay near the truth. In over-specified fits they matter: without
-# them the superfluous atom, which carries little weight, drifts to keys of norm $10^{9}$ (for
-# the perturbed router its normalised key $g(\beta_1)$ then sits on the unit sphere) and the
-# Voronoi loss to $10^{8}$, a feature of the unbounded parametrisation, not of the estimator
-# the theorem is about.
+# them the superfluous atom, which carries little weight, can drift to ever larger keys (for
+# the perturbed router its normalised key $g(\beta_1)$ then approaches the unit sphere) and
+# take the Voronoi loss with it, a feature of the unbounded parametrisation, not of the
+# estimator the theorem is about.
 
 # %%
 def parameter_box(truth):
@@ -421,21 +439,27 @@ theta_star[:, d + 1 :] *= expert_scale
 g_star = theta_star[:, :d] / (np.linalg.norm(theta_star[:, :d], axis=1) + tau)[:, None]
 theta_star_linear = theta_star.copy()
 theta_star_linear[:, :d] = inverse_temperature * (g_star - g_star[0]) / (1.0 + tau)
+tau_fit = 0.0 if control == "tau-zero" else tau  # control: no perturbation at all
 ROUTERS = {  # name: (tau1, tau2, kappa, true mixture)
     "cosine": (0.0, 0.0, inverse_temperature, theta_star),
-    "perturbed": (tau, tau, inverse_temperature, theta_star),
+    "perturbed": (tau_fit, tau_fit, inverse_temperature, theta_star),
     "linear": (0.0, 0.0, 1.0, theta_star_linear),
 }
+# control relu-truth: the data come from ReLU experts, the fits use GELU experts
+EXPERT_TRUE = relu if control == "relu-truth" else gelu
 X_test = rng.uniform(-1.0, 1.0, (test_size, d))
 
 # %% [markdown]
 # ### Checking the derivatives and the PDE
 #
-# Two checks that can fail. The analytic Jacobian {eq}`eq-pcr-jacobian` must match central finite
-# differences, and the directional derivative $\beta_{1i}^\top \partial f / \partial \beta_{1i}$
-# must vanish for the cosine router ({prf:ref}`pcr-prop-pde`) and not for the perturbed one. The
-# first check fails, as it should, when the cosine router's Jacobian is compared with finite
-# differences of the perturbed model (second line).
+# Two implementation checks. The analytic Jacobian {eq}`eq-pcr-jacobian` must match central
+# finite differences of the model. And the PDE {eq}`eq-pcr-pde` is checked on the model itself,
+# not on the Jacobian (where it holds by algebra): scaling expert $i$'s key by $1 \pm h$ and
+# differencing $f$ gives $\beta_{1i}^\top \partial f / \partial \beta_{1i}$ without any
+# derivative formula. It must vanish for the cosine router ({prf:ref}`pcr-prop-pde`), not for the
+# perturbed one, and agree with the analytic Jacobian contracted with $\beta_{1i}$. The controls
+# `wrong-jacobian` (the Jacobian without the derivative of the key's norm) and
+# `unnormalised-key` (a "cosine" router whose score keeps the key's norm) make these checks fail.
 
 # %%
 theta_probe = theta_star[None] + 0.3 * rng.standard_normal((1, k_star, 2 * d + 2))
@@ -458,13 +482,30 @@ def jacobian_error(router, fd_router=None):
     return worst / np.abs(J).max()
 
 
-def radial_derivative(router):
-    """max over x and atoms of |beta1_i . df/dbeta1_i|, relative to max |df/dbeta1|."""
+def radial_derivative(router, h=1e-5):
+    """beta1_i . df/dbeta1_i by scaling key i by 1 +- h (central differences) and
+    from the analytic Jacobian; both relative to max |df/dbeta1| (finite
+    differences)."""
     tau1, tau2, kappa, _ = ROUTERS[router]
     _, J = moe(theta_probe, X_probe, router, tau1, tau2, kappa, jacobian=True)
     J = J.reshape(k_star, 2 * d + 2, -1)[:, :d]
-    along = np.einsum("kd,kdn->kn", theta_probe[0, :, :d], J)
-    return np.abs(along).max() / np.abs(J).max()
+    analytic = np.einsum("kd,kdn->kn", theta_probe[0, :, :d], J)
+    numeric, scale = np.empty_like(analytic), 0.0
+    for i in range(k_star):
+        up, down = theta_probe.copy(), theta_probe.copy()
+        up[0, i, :d] *= 1 + h
+        down[0, i, :d] *= 1 - h
+        f_up = moe(up, X_probe, router, tau1, tau2, kappa)[0]
+        f_down = moe(down, X_probe, router, tau1, tau2, kappa)[0]
+        numeric[i] = (f_up - f_down) / (2 * h)
+        for j in range(d):
+            step = np.zeros_like(theta_probe)
+            step[0, i, j] = h
+            diff = moe(theta_probe + step, X_probe, router, tau1, tau2, kappa)[0]
+            diff -= moe(theta_probe - step, X_probe, router, tau1, tau2, kappa)[0]
+            scale = max(scale, np.abs(diff).max() / (2 * h))
+    mismatch = np.abs(analytic - numeric).max() / scale
+    return np.abs(numeric).max() / scale, mismatch
 
 
 def bound(value, limit):
@@ -472,14 +513,14 @@ def bound(value, limit):
 
 
 jac_err = max(jacobian_error(r) for r in ROUTERS)
-jac_err_wrong = jacobian_error("cosine", fd_router="perturbed")
-pde_cosine, pde_perturbed = radial_derivative("cosine"), radial_derivative("perturbed")
+pde_cosine, pde_cosine_jac = radial_derivative("cosine")
+pde_perturbed, pde_perturbed_jac = radial_derivative("perturbed")
+pde_jac = max(pde_cosine_jac, pde_perturbed_jac)
 print(f"Jacobian vs finite differences, worst relative error: {bound(jac_err, 1e-6)}")
-print(f"  same check, cosine Jacobian against perturbed model: {jac_err_wrong:.2f}")
-print(
-    f"cosine router:    |beta1 . df/dbeta1| / max|df/dbeta1| {bound(pde_cosine, 1e-12)}"
-)
-print(f"perturbed router: |beta1 . df/dbeta1| / max|df/dbeta1| = {pde_perturbed:.2f}")
+print("beta1 . df/dbeta1 by finite differences / max |df/dbeta1|:")
+print(f"  cosine router    {bound(pde_cosine, 1e-8)}")
+print(f"  perturbed router {pde_perturbed:.2f}")
+print(f"  analytic Jacobian against it, worst relative error: {bound(pde_jac, 1e-6)}")
 
 # %% [markdown]
 # (pcr-choices)=
@@ -518,11 +559,14 @@ for t, kap in [(0.0, 4.0), (0.1, 4.0), (0.5, 1.0), (0.5, 4.0), (1.0, 4.0), (1.0,
     name = "cosine" if t == 0 else "perturbed"
     shown = "< 1e-10" if eig0 < 1e-10 else f"{eig0:.1e}"
     print(f"{name:9s} {t:5.1f} {kap:6.1f}   {shown:>24s}   {se:10.0f} {mark}")
+se_default = fisher(tau, tau, inverse_temperature)[1]
+error_smallest = noise_sd * se_default / np.sqrt(sample_sizes[0])
 
 
 # %% [markdown]
-# With $\sigma = 0.05$ the default's $\sqrt{\operatorname{tr} I^{-1}}$ of about 50 puts the
-# parameter error near $0.05 \cdot 50/\sqrt{500} \approx 0.1$ at the smallest $n$, small enough
+# With $\sigma = 0.05$ the default's $\sqrt{\operatorname{tr} I^{-1}}$ of {glue:}`pcr_se`
+# puts the parameter error near $\sigma \sqrt{\operatorname{tr} I^{-1}/n} =$
+# {glue:}`pcr_error_smallest` at the smallest $n$, small enough
 # for the linearisation behind the $n^{-1/2}$ rate. Higher noise only shifts the whole grid
 # towards smaller effective $n$ ($n/\sigma^2$ is what matters), which the `Try it` section
 # explores. Every fit starts from the truth plus Gaussian jitter of sd `init_sd` on the free
@@ -577,14 +621,15 @@ def start_points(truth, k, count):
     return base[None] + jitter, free.ravel()
 
 
-def run_router(router, k, ns, reps, starts, desc):
+def run_router(router, k, ns, reps, starts, iterations, desc):
     tau1, tau2, kappa, truth = ROUTERS[router]
-    f_test = moe(truth[None], X_test, router, tau1, tau2, kappa)[0]
+    true_model = (router, *ROUTERS[router][:3])
+    f_test = moe(truth[None], X_test, *true_model, expert=EXPERT_TRUE)[0]
     keys = ["l2", "D", "D_dir", "radial_start", "radial_fit", "steps"]
     out = {key: np.zeros((len(ns), reps)) for key in keys}
     for row, n in enumerate(lib.progress(ns, enabled=progress, desc=desc)):
         X = rng.uniform(-1.0, 1.0, (n, d))
-        f_true = moe(truth[None], X, router, tau1, tau2, kappa)[0]
+        f_true = moe(truth[None], X, *true_model, expert=EXPERT_TRUE)[0]
         Y = f_true + noise_sd * rng.standard_normal((reps, n))
         theta0, free = start_points(truth, k, reps * starts)
         theta, loss, steps = fit_least_squares(
@@ -597,7 +642,7 @@ def run_router(router, k, ns, reps, starts, desc):
             kappa,
             free,
             parameter_box(truth),
-            max_iterations,
+            iterations,
         )
         loss = loss.reshape(reps, starts)
         tie = loss <= loss.min(1, keepdims=True) * (1 + 1e-8)
@@ -621,7 +666,9 @@ def run_router(router, k, ns, reps, starts, desc):
 
 t0 = time.perf_counter()
 exact = {
-    router: run_router(router, k_star, sample_sizes, replicates, restarts, router)
+    router: run_router(
+        router, k_star, sample_sizes, replicates, restarts, max_iterations, router
+    )
     for router in ROUTERS
 }
 t_exact = time.perf_counter() - t0
@@ -723,17 +770,20 @@ lib.show(fig)
 # %% [markdown]
 # {numref}`fig-pcr-voronoi` is the paper's contrast. The perturbed router's loss falls at close
 # to $n^{-1/2}$, the rate {prf:ref}`pcr-thm-rates` gives for exactly fitted atoms. The linear
-# router, our reference, falls too. The cosine router's loss stays where it started. Its
-# direction-only loss falls like the others, so what is lost is exactly the norm of the key,
-# the direction in which {eq}`eq-pcr-pde` says the data carry no information.
+# router, our reference, falls too. The cosine router's loss stays where it started: at the
+# largest $n$ its median is {glue:}`pcr_cos_D_last`, a level set by the starting jitter
+# (`init_sd`; the median error in expert 2's key norm at the start is {glue:}`pcr_radial_start`),
+# not by $n$. Its direction-only loss falls like the others, so what is lost is exactly the norm
+# of the key, the direction in which {eq}`eq-pcr-pde` says the data carry no information.
 #
 # {numref}`fig-pcr-radial` shows this directly. For every fit at the largest $n$ it plots the
 # error in the norm of expert 2's key at the start against the error after fitting. The
 # perturbed router corrects it. The cosine router's fits stay on or near the diagonal: the
 # least-squares objective is flat along $\beta_1$ and its gradient orthogonal to $\beta_1$, so
 # nothing pulls the norm back towards the truth. Where a fit moves off the diagonal, it is the
-# optimiser's steps along the curved level set, not information from the data, and it moves as
-# often away from the truth as towards it.
+# optimiser's steps along the curved level set, not information from the data. The median
+# fraction of the starting error that survives the fit is {glue:}`pcr_kept_cosine` for the cosine
+# router and {glue:}`pcr_kept_perturbed` for the perturbed one.
 
 # %% mystnb={"figure": {"caption": "Error in the norm of expert 2's router key, at the start of the fit against after it, for every replicate at the largest sample size. Points on the diagonal were not corrected at all.", "name": "fig-pcr-radial"}} tags=["hide-input"]
 fig, ax = lib.subplots(width=5.2, height=4.2)
@@ -774,8 +824,9 @@ print(f"  cosine {kept_cosine:.2f}   perturbed {kept_perturbed:.2f}")
 # {eq}`eq-pcr-voronoi` squares them, so $\mathcal D$ should still fall at $n^{-1/2}$). We fit
 # $k = 3$ atoms, starting with expert 2 split into two halves, for the two cosine routers. These
 # fits are much harder: the least-squares surface is degenerate at the truth (the two halves can
-# trade weight and position), Levenberg–Marquardt loses its quadratic convergence there, and many
-# fits stop at the iteration cap.
+# trade weight and position) and Levenberg–Marquardt loses its quadratic convergence there. We
+# therefore spend the budget on fewer, longer fits: one start per data set and up to
+# `over_iterations` steps, and we print the fraction of fits that still stop at that cap.
 
 # %%
 t0 = time.perf_counter()
@@ -786,22 +837,30 @@ over = {
         over_sample_sizes,
         over_replicates,
         over_restarts,
+        over_iterations,
         f"{router}, k = 3",
     )
     for router in ["cosine", "perturbed"]
 }
 t_over = time.perf_counter() - t0
 print(f"over-specified fits: {t_over:.1f} s wall-clock")
-over_summary = {}
+over_summary, over_capped = {}, {}
+print("router      slope of l2   slope of D (bootstrap sd)   fits at the cap")
 for router, res in over.items():
     for metric in ["l2", "D", "D_dir"]:
         over_summary[router, metric] = slope(over_sample_sizes, res[metric])
     b_l2, (b_d, sd_d) = over_summary[router, "l2"][0], over_summary[router, "D"]
-    capped = (res["steps"] >= max_iterations).mean()
+    over_capped[router] = (res["steps"] >= over_iterations).mean()
     print(
-        f"{router:10s} slope of l2 {b_l2:5.2f}, of D {b_d:5.1f} (sd {sd_d:.1f}); "
-        f"{capped:.0%} of fits at the cap"
+        f"{router:10s}  {b_l2:11.2f}   {b_d:10.2f} ({sd_d:.2f})"
+        f"   {over_capped[router]:14.0%}"
     )
+b_ov, sd_ov = over_summary["perturbed", "D"]
+resolved = 3 * sd_ov <= 0.2
+print(
+    f"perturbed router's over-specified rate: slope {b_ov:.2f}, 3 bootstrap sd "
+    f"{3 * sd_ov:.2f}: " + ("resolved" if resolved else "inconclusive (3 sd > 0.2)")
+)
 
 # %% mystnb={"figure": {"caption": "Over-specified fits ($k = 3$ atoms for $k_* = 2$ experts). Left, the regression error still follows $n^{-1/2}$; right, the Voronoi loss (median and interquartile range) for both cosine routers, with the $n^{-1/2}$ the theorem predicts for the perturbed router.", "name": "fig-pcr-over"}} tags=["hide-input"]
 fig, (ax_l2, ax_d) = lib.subplots(1, 2, width=10, height=4)
@@ -822,40 +881,77 @@ ax_l2.set(ylabel=r"$\|f_{\hat G} - f_{G_*}\|_{L^2}$")
 ax_d.set(ylabel=r"Voronoi loss $\mathcal{D}(\hat G_n, G_*)$")
 lib.show(fig)
 
+# %% tags=["remove-cell"]
+from myst_nb import glue
+
+glue("pcr_se", int(round(float(se_default))), display=False)
+glue("pcr_error_smallest", round(float(error_smallest), 2), display=False)
+sd_l2 = max(summary[r, "l2"][1] for r in ROUTERS)
+sd_D = max(sd for (r, m), (b, sd) in summary.items() if m != "l2")
+glue("pcr_sd_l2", round(float(sd_l2), 2), display=False)
+glue("pcr_sd_D", round(float(sd_D), 2), display=False)
+glue(
+    "pcr_cos_D_last",
+    round(float(np.median(exact["cosine"]["D"][-1])), 2),
+    display=False,
+)
+radial_start = np.median(exact["cosine"]["radial_start"][-1])
+glue("pcr_radial_start", round(float(radial_start), 2), display=False)
+glue("pcr_kept_cosine", round(float(kept_cosine), 2), display=False)
+glue("pcr_kept_perturbed", round(float(kept_perturbed), 2), display=False)
+for router in over:
+    b_d, sd_d = over_summary[router, "D"]
+    glue(f"pcr_over_b_{router}", round(float(b_d), 2), display=False)
+    glue(f"pcr_over_sd_{router}", round(float(sd_d), 2), display=False)
+    cap = int(round(100 * float(over_capped[router])))
+    glue(f"pcr_over_cap_{router}", cap, display=False)
+glue("pcr_over_3sd", round(float(3 * sd_ov), 2), display=False)
+
 # %% [markdown]
 # ## What we reproduced
 #
 # Each claim below is asserted on this run; the seed sweep (`make sweep`) repeats the notebook
-# on seeds 0–9. The tolerances come from the bootstrap spread printed with the slopes: about
-# 0.03 for the regression-error slopes and 0.05–0.07 for the Voronoi-loss slopes, so a
-# tolerance of 0.1 or 0.2 is about three bootstrap standard deviations. The cosine router's
-# "slower" claim asks for a slope shallower than $-0.3$ (a true $n^{-1/2}$ would sit three
-# standard deviations beyond it) and a loss at the largest $n$ at least five times the perturbed
-# router's. The norm claim compares the fraction of the starting error in the key's norm that
-# survives the fit with cutoffs placed symmetrically between the two predictions (1 for the
-# cosine router, whose objective is flat along the key, and 0 for the perturbed router): at
-# least 0.8 and at most 0.2.
+# on seeds 0–9. The tolerances come from the bootstrap spread printed with the slopes (in this
+# run at most {glue:}`pcr_sd_l2` for the regression-error slopes and {glue:}`pcr_sd_D` for the
+# Voronoi-loss slopes), so a tolerance of 0.1 or 0.2 is about three bootstrap standard
+# deviations. The cosine router's non-identifiability claim asks for a slope shallower than
+# $-0.3$ (a true $n^{-1/2}$ would sit three standard deviations beyond it) and a loss at the
+# largest $n$ at least five times the perturbed router's; how far above it ends is set by
+# `init_sd`, the jitter of the start, because the fit never corrects the key's norm. The same
+# cutoff of $-0.3$ tests the paper's slow rate on the part of the cosine router's parameters the
+# data do determine, the key directions: that row is *not reproduced*. The norm claim compares
+# the fraction of the starting error in the key's norm that survives the fit with cutoffs placed
+# symmetrically between the two predictions (1 for the cosine router, whose objective is flat
+# along the key, and 0 for the perturbed router): at least 0.8 and at most 0.2.
 #
-# One prediction is printed but not asserted: the over-specified Voronoi-loss rate. With six
-# data sets per point a single run measures that slope only to a bootstrap sd of 0.1 to 0.3,
-# and on seeds 0–9 it ranged from $-1.2$ to $-0.2$ (mean $-0.6$); a check at that precision
-# would pass or fail by chance. {ref}`pcr-over-discussion` gives the evidence.
+# The over-specified Voronoi-loss rate, the theorem's other half, is recorded as
+# *inconclusive* in the comparison with the paper below rather than as a claim: in this run its
+# slope is
+# {glue:}`pcr_over_b_perturbed` with a bootstrap sd of {glue:}`pcr_over_sd_perturbed`, and a check
+# whose tolerance is smaller than the measurement's spread would pass or fail by chance.
+# {ref}`pcr-over-discussion` gives the evidence.
 
 # %%
-claims = lib.Claims("perturbed-cosine-router-moe", paper="nguyen2025perturbing")
-claims.add(
-    "Analytic Jacobian matches finite differences (worst relative error < 1e-6) "
-    "and the check fails (> 0.1) on a mismatched model",
-    bound(jac_err, 1e-6),
-    "(implementation check)",
-    jac_err < 1e-6 and jac_err_wrong > 0.1,
+claims = lib.Claims(
+    "perturbed-cosine-router-moe", paper="nguyen2025perturbing", control=control
 )
 claims.add(
-    "PDE: beta1 . df/dbeta1 vanishes for the cosine router (relative < 1e-12) "
-    "and not for the perturbed router (> 0.05)",
-    f"{bound(pde_cosine, 1e-12)} vs {pde_perturbed:.2f}",
-    "cosine parameters interact through a PDE; perturbing the norms breaks it",
-    pde_cosine < 1e-12 and pde_perturbed > 0.05,
+    "Analytic Jacobian matches central finite differences of the model "
+    "(worst relative error < 1e-6)",
+    bound(jac_err, 1e-6),
+    "(implementation check)",
+    jac_err < 1e-6,
+    value=jac_err,
+)
+claims.add(
+    "PDE, checked on the model: beta1 . df/dbeta1 by finite differences is < 1e-8 "
+    "(relative) for the cosine router and > 0.05 for the perturbed router, and the "
+    "analytic Jacobian agrees with it (< 1e-6)",
+    f"{bound(pde_cosine, 1e-8)} vs {pde_perturbed:.2f}; "
+    f"Jacobian {bound(pde_jac, 1e-6)}",
+    "(implementation check of the paper's PDE: cosine parameters interact through it)",
+    pde_cosine < 1e-8 and pde_perturbed > 0.05 and pde_jac < 1e-6,
+    value=pde_perturbed,
 )
 for router in ROUTERS:
     b = summary[router, "l2"][0]
@@ -878,21 +974,23 @@ claims.add(
 b_cos = summary["cosine", "D"][0]
 ratio = np.median(exact["cosine"]["D"][-1]) / np.median(exact["perturbed"]["D"][-1])
 claims.add(
-    "cosine router: Voronoi loss falls markedly slower (slope shallower than -0.3) and "
-    "ends >= 5x the perturbed router's at the largest n (slope; ratio)",
+    "cosine router: the key norm is not identifiable, so the Voronoi loss of the raw "
+    "parameters does not fall (slope shallower than -0.3) and ends >= 5x the "
+    "perturbed router's at the largest n (slope; ratio; its level is set by init_sd)",
     f"{b_cos:.2f}; {ratio:.2g}x",
-    "as slow as O_P(1 / log^tau n), whatever the experts",
+    "parameters as slow as O_P(1 / log^tau n), whatever the experts",
     b_cos > -0.3 and ratio >= 5,
     value=b_cos,
 )
-b = summary["cosine", "D_dir"][0]
+b_dir = summary["cosine", "D_dir"][0]
 claims.add(
-    "cosine router: the key *directions* still converge like n^(-1/2) (slope of the "
-    "direction-only loss within 0.2 of -0.5)",
-    b,
-    "(our derivation: only the norm of the key is lost)",
-    abs(b + 0.5) <= 0.2,
+    "cosine router, identifiable part: the direction-only Voronoi loss falls as "
+    "slowly as 1 / log^tau n (slope shallower than -0.3)",
+    b_dir,
+    "parameters as slow as O_P(1 / log^tau n), whatever the experts",
+    b_dir > -0.3,
     fmt="{:.2f}",
+    expect=False,
 )
 claims.add(
     "norm of the key: the cosine fit keeps >= 0.8 of its starting error, the perturbed "
@@ -923,50 +1021,68 @@ claims.add(
 claims.report()
 
 # %% [markdown]
+# Every claim is also run under **controls**: named, deliberately wrong variants of this
+# chapter, declared in `controls.yaml`, each taking away the idea a claim tests. A Jacobian
+# without the derivative of the key's norm (`wrong-jacobian`) breaks the implementation checks;
+# a "cosine" router whose score keeps the key's norm (`unnormalised-key`) removes the PDE and
+# with it the non-identifiable norm; a perturbed router with $\tau_1 = \tau_2 = 0$
+# (`tau-zero`) removes the perturbation; data from ReLU experts fitted with GELU experts
+# (`relu-truth`) remove the well-specified model behind every $n^{-1/2}$ rate, and give the
+# direction-only loss a floor, the flat curve the paper's slow rate would draw. The table shows,
+# for each claim, the controls under which its check comes out the other way (default
+# parameters, seed 0). Run one with
+# `make run CHAPTER=perturbed-cosine-router-moe CONTROL=tau-zero`: the claims cell then names
+# the control and fails if a claim it must flip still holds.
+#
+# ```{controls-table}
+# ```
+
+# %% [markdown]
 # ## How this compares with the paper
 #
 # | | paper {cite:p}`nguyen2025perturbing` | this chapter |
 # |---|---|---|
 # | Model | cosine-router MoE regression, Gaussian noise, least squares; experts strongly identifiable (e.g. GELU/ReLU) for the perturbed rates | the same, reconstructed ({eq}`eq-pcr-model`): $d = 2$, $k_* = 2$ GELU experts, $\sigma = 0.05$, $\kappa = 4$, $\tau_1 = \tau_2 = 0.5$ (the paper's values were not available) |
 # | Identifiability | (not available to us) | expert 1's router fixed in every fit: softmax is blind to a common shift of the scores, for the linear *and* the perturbed router |
-# | Regression error | $O_P(\sqrt{\log n / n})$ for both routers | slopes $-0.45$ to $-0.55$ on seeds 0–9 for all three routers, exact-specified |
-# | Cosine router, parameters | as slow as $O_P(1/\log^\tau n)$, whatever the experts, through a PDE among the router's parameters | the Voronoi loss does not fall (slopes $-0.12$ to $+0.18$ on seeds 0–9) and ends 9–38× above the perturbed router's; the PDE we derive ({eq}`eq-pcr-pde`) makes the key's norm invisible to the data, the fit keeps its starting error in the norm, and the key's direction converges at $n^{-1/2}$ |
-# | Perturbed router, exact-specified | $\mathcal D = O_P(\sqrt{\log n / n})$ | slopes $-0.42$ to $-0.56$ for $n$ from 500 to 32 000; $-0.53 \pm 0.02$ in the `paper` preset (to 128 000), where the cosine router's is $-0.00 \pm 0.06$ |
-# | Perturbed router, over-specified | the same rate; split atoms at $(\log n/n)^{1/4}$ | **not measured** at our scale ($n$ from 500 to 8000, $k = 3$, parameters bounded): the loss falls, slopes $-1.2$ to $-0.2$ on seeds 0–9 (mean $-0.6$, bootstrap sd 0.1–0.3 each), too imprecise to assert a rate; the cosine router's falls too; `paper` preset (to 32 000): $-0.4 \pm 0.1$ against the cosine router's $-0.2 \pm 0.1$; the regression error falls at $n^{-1/2}$ (slopes $-0.48$ to $-0.58$) |
-# | Linear router | reference (its rates are the subject of earlier work) | slopes $-0.40$ to $-0.56$, like the perturbed router |
-# | Scale | synthetic simulations (grid, repetitions not available to us) and real-data language modelling and domain generalisation | synthetic only; $n \le 32\,000$ (the `paper` preset $128\,000$), 10 data sets per point, about 35 s on one core |
+# | Regression error | $O_P(\sqrt{\log n / n})$ for both routers | slopes on seeds 0–9 (mean ± sd): cosine {seeds}`3`, perturbed {seeds}`4`, linear {seeds}`5`, exact-specified |
+# | Cosine router, parameters | as slow as $O_P(1/\log^\tau n)$, whatever the experts, through a PDE among the router's parameters; in our reconstruction the theorem is about the Voronoi loss of the parameters $(\beta_{1i}, \eta_i)$ themselves | raw parameters: the loss does not fall (slope {seeds}`7` on seeds 0–9) because the key's norm is not identifiable, and where it stays is set by the starting jitter; the fit keeps its starting error in the norm ({seeds}`9`). Identifiable part (key directions): slope {seeds}`8`, so the paper's slow rate is **not reproduced** on it |
+# | Perturbed router, exact-specified | $\mathcal D = O_P(\sqrt{\log n / n})$ | slope {seeds}`6` on seeds 0–9 for $n$ from 500 to 32 000; {paper-preset}`6` in the `paper` preset (to 128 000), where the cosine router's is {paper-preset}`7` |
+# | Perturbed router, over-specified | the same rate; split atoms at $(\log n/n)^{1/4}$ | **inconclusive** at our scale ($n$ from 500 to 8000, $k = 3$, parameters bounded): slope {glue:}`pcr_over_b_perturbed` (bootstrap sd {glue:}`pcr_over_sd_perturbed`) in this run, against the cosine router's {glue:}`pcr_over_b_cosine` (sd {glue:}`pcr_over_sd_cosine`); the regression error falls at $n^{-1/2}$ (worst slope {seeds}`11`) |
+# | Linear router | reference (its rates are the subject of earlier work) | slope {seeds}`10`, like the perturbed router |
+# | Scale | synthetic simulations (grid, repetitions not available to us) and real-data language modelling and domain generalisation | synthetic only; $n \le 32\,000$ (the `paper` preset $128\,000$, {paper-preset}`runtime`), 10 data sets per point |
 #
 # The exact-specified experiment reproduces the paper's contrast and locates its cause. In our
 # reconstruction the cosine router's slow rate is the strongest form of the paper's statement:
 # the norm of each key is not identifiable at all, so the raw parameters do not converge, and
 # on a finite sample this looks exactly like the flat curve a $1/\log^\tau n$ rate would draw.
-# Whether the paper's Voronoi loss measures the raw keys or only their directions, and so
-# whether its slow rate is this non-identifiability or a slow rate of the identifiable part,
-# we could not check; our direction-only loss converges at $n^{-1/2}$, so in our setting the
-# identifiable part is not slow.
+# The paper's theorem, as far as we can reconstruct it (this group defines its Voronoi losses
+# on the parameters $(\beta_{1i}, \eta_i)$ themselves, as in {eq}`eq-pcr-voronoi`), is about the
+# loss of the raw parameters, and on that loss our result agrees with it, in the extreme form
+# of no convergence. On the identifiable part, the
+# key directions, the paper's slow rate is not reproduced: the direction-only loss converges at
+# $n^{-1/2}$. Whether the paper's lower bound applies to directions too, so that a slower rate
+# would appear on other instances or at larger $n$, we could not check without its text.
 #
 # (pcr-over-discussion)=
 # ### The over-specified fits
 #
-# The over-specified rates are where our evidence is weakest. With the parameter bounds, the
-# perturbed router's over-specified Voronoi loss does fall, with slopes from $-1.2$ to $-0.2$ on
-# seeds 0–9 (mean $-0.6$, each with a bootstrap sd of 0.1 to 0.3), consistent with the
-# theorem's $n^{-1/2}$ but not a measurement of it. The cosine router's over-specified loss falls
-# too ({numref}`fig-pcr-over`), so the contrast of the exact-specified fits is not visible
-# here. Three things stand in the way at this scale. A third to a half of the over-specified
-# fits stop at the iteration cap, because the curvature vanishes where two atoms share a true
-# expert and Levenberg–Marquardt loses its fast convergence there. The split atoms' $n^{-1/4}$
-# rate needs far larger $n$ before the loss is in its asymptotic regime. And without the
-# parameter bounds the superfluous atom escapes to infinity (keys of norm $10^9$, losses of
-# $10^8$): before adding them we tried noise $\sigma = 0.01$ (100 times the effective sample
-# size) and up to 1000 steps per fit in a scratch run, and the loss still moved up and down with
-# $n$ (medians 0.22, 0.24, 0.09, 0.07, 0.18 for $n$ = 1000 to 16 000, four data sets each). A
-# faithful test needs the paper's grid and optimiser, or a solver that exploits the mixture's
-# structure (EM-style updates). The `paper` preset takes a first step, with $n$ to 32 000, ten
-# data sets per point and 1000 steps per fit (3–8 % of fits then stop at the cap). On seed 0
-# it measures slopes of $-0.4$ (bootstrap sd 0.1) for the perturbed router and $-0.2$ (sd 0.1)
-# for the cosine router: the perturbed router's over-specified loss falls faster, in the
-# direction the theorem predicts, but one sd short of $n^{-1/2}$.
+# The over-specified rates are where our evidence is weakest. The perturbed router's
+# over-specified Voronoi loss falls, with slope {glue:}`pcr_over_b_perturbed` in this run; its
+# bootstrap sd is {glue:}`pcr_over_sd_perturbed`, so three sd span {glue:}`pcr_over_3sd`, more
+# than the tolerance of 0.2 used for the exact-specified slopes: the run cannot tell
+# $n^{-1/2}$ from a markedly slower or faster rate. The cosine router's over-specified loss
+# falls too (slope {glue:}`pcr_over_b_cosine`, sd {glue:}`pcr_over_sd_cosine`,
+# {numref}`fig-pcr-over`), so the contrast of the exact-specified fits is not visible here.
+# {glue:}`pcr_over_cap_perturbed`% of the perturbed router's over-specified fits and
+# {glue:}`pcr_over_cap_cosine`% of the cosine router's still stop at the cap of
+# `over_iterations` steps, because the curvature vanishes where two atoms share a true expert.
+# The spread is not the solver's: with a third of the steps more fits stop at the cap and the
+# slopes barely move (*Try it*). It comes from the data: the Voronoi loss of a split atom
+# varies widely between data sets, because the two halves can trade weight against position,
+# and the split atoms' $n^{-1/4}$ rate needs larger $n$ before the loss is in its asymptotic
+# regime.
+# A faithful test needs
+# the paper's grid, or many more data sets per point than a one-minute run allows.
 #
 # ## Try it
 #
@@ -979,6 +1095,14 @@ claims.report()
 #   rise about four-fold and keep their slopes, but the cosine router's floor, set by where the
 #   fit started, does not move: the gap at the largest $n$ shrinks to about 3× and the five-fold
 #   claim fails. The contrast needs enough data for the identifiable part to fall below the floor.
+# * `-p over_iterations=1000`: a third of the over-specified steps. On seed 0, 10% (perturbed)
+#   and 17% (cosine) of the over-specified fits then stop at the cap instead of
+#   {glue:}`pcr_over_cap_perturbed`% and {glue:}`pcr_over_cap_cosine`%, and the over-specified
+#   Voronoi-loss slopes barely move (−0.47 and −0.19 instead of {glue:}`pcr_over_b_perturbed`
+#   and {glue:}`pcr_over_b_cosine`): the solver's cap is not what makes that rate inconclusive.
+# * `-p init_sd=0.1`: a third of the default jitter. The cosine router's raw Voronoi loss at
+#   $n = 32\,000$ falls with it (on seed 0 to about four times the perturbed router's), and the
+#   five-fold part of the non-identifiability claim fails: where the loss stays is the start's.
 # * `-p init_sd=0.0`: every fit starts at the truth. The cosine router's key then has the right
-#   norm from the start, its Voronoi loss falls like the others and the "slower" claim fails:
-#   the slow rate is entirely the norm the data cannot pin down.
+#   norm from the start, its Voronoi loss falls like the others and the non-identifiability
+#   claim fails: the slow rate is entirely the norm the data cannot pin down.
