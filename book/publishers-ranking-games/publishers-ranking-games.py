@@ -26,9 +26,10 @@
 # document. When does it suffice that every publisher runs *some* no-regret learner for the
 # ecosystem to settle at a Nash equilibrium? The paper's answer: exactly when the activation $g$ is
 # concave. We prove the equivalence (concave $g$ ⇔ socially concave games ⇔ concave games) in a
-# sketch, test it with numerical second derivatives, run projected online gradient ascent on 200
-# random games per activation, and measure the welfare trade-offs. The defaults run in under a
-# minute on one CPU core; `make run CHAPTER=publishers-ranking-games PRESET=paper` runs the larger
+# sketch, test it with numerical second derivatives on games with a quadratic and an affine
+# relevance, run projected online gradient ascent on 200 random games per activation, check the
+# convergence theorem's inequality against the learners' measured regrets, and measure the
+# welfare trade-offs. The defaults run in about a minute on one CPU core; `make run CHAPTER=publishers-ranking-games PRESET=paper` runs the larger
 # preset in `paper.yaml` (five times the instances, longer runs, wider structure sweeps).
 # ```
 #
@@ -179,12 +180,13 @@
 # algorithm" that our notes do not name; we run projected online gradient ascent with
 # $\eta_t = \eta_0/\sqrt t$, and its optimistic variant {cite:p}`rakhlin2013optimization` as a
 # check. {prf:ref}`prg-thm-equivalence` quantifies over all concave relevance functions; our
-# numerical tests use only {eq}`eq-prg-relevance`, whose own curvature
-# ($r'' = -2/k$) can hide a mildly convex $g$. We derive and test exactly where: with
+# numerical tests use {eq}`eq-prg-relevance` and the affine $1 - \|x - u\|_1/k$. The curvature of
+# the first ($r'' = -2/k$) can hide a mildly convex $g$. We derive and test exactly where: with
 # {eq}`eq-prg-relevance`, $\frac{d^2}{d\epsilon^2} e^{r/\tau} = \frac{e^{r/\tau}}{\tau}
 # \big(\frac{r'^2}{\tau} - \frac2k\big) \le 0$ whenever $\tau \ge 2$ (because $r'^2 \le 4/k$ along a
 # unit direction), so $g(t) = e^{t/2}$ is convex yet induces games that are concave and socially
-# concave. The converse (c ⇒ a) needs the affine relevance of the proof.
+# concave. The converse (c ⇒ a) needs the affine relevance of the proof, so the equivalence is
+# tested on games of both kinds.
 # ```
 #
 # ## The algorithm
@@ -193,6 +195,7 @@
 seed = 0
 device = "cpu"
 progress = False
+control = "none"  # or a deliberately wrong variant named in controls.yaml
 n_publishers = 3  # n
 n_users = 3  # s
 dim = 3  # k, the embedding dimension
@@ -208,6 +211,7 @@ gap_eps = 1e-3  # target equilibrium gap (utility units)
 br_steps = 60  # ascent steps of the best-response oracle
 n_checkpoints = 8  # rounds (log-spaced) at which the gap is measured
 concavity_samples = 25  # random (profile, direction) pairs per game
+affine_penalty = 1e-4  # lambda of the games with the affine relevance
 rate_activation = "root"  # activation of the convergence-rate sweep
 rate_penalty = 0.5
 rate_eps = 1e-4  # target gap of the rate sweep (stricter than gap_eps)
@@ -268,6 +272,7 @@ lib.check_float("gap_eps", gap_eps, low=0.0, high=0.5, low_open=True)
 lib.check_int("br_steps", br_steps, low=10)
 lib.check_int("n_checkpoints", n_checkpoints, low=2, high=50)
 lib.check_int("concavity_samples", concavity_samples, low=1)
+lib.check_float("affine_penalty", affine_penalty, low=0.0, high=100.0)
 lib.check_choice("rate_activation", rate_activation, ("linear", "root", "log"))
 lib.check_float("rate_penalty", rate_penalty, low=0.0, high=100.0, low_open=True)
 lib.check_float("rate_eps", rate_eps, low=0.0, high=0.5, low_open=True)
@@ -293,6 +298,7 @@ if max(cells, cells_rate) > 5e7:
         f"the best-response oracle would hold {max(cells, cells_rate):.2g} numbers per "
         "array (limit 5e7): lower n_instances, n_checkpoints or the game sizes"
     )
+control = lib.check_control("publishers-ranking-games", control)
 rng, device = lib.setup(seed, device)
 t_start = time.perf_counter()
 
@@ -331,31 +337,36 @@ def make_activation(name, c=1.0, power=0.5, tau=0.1):
     raise ValueError(f"unknown activation {name!r}")
 
 
-def relevance(docs, users):
-    """r(x_i, u_j) of eq-prg-relevance, shape (..., n, s), floored above 0."""
+def relevance(docs, users, kind="quadratic"):
+    """r(x_i, u_j), shape (..., n, s), floored above 0: eq-prg-relevance, or the
+    affine relevance 1 - |x - u|_1 / k of the proof's converse."""
     k = docs.shape[-1]
-    sq = ((docs[..., :, None, :] - users[..., None, :, :]) ** 2).sum(-1)
-    return np.maximum(1.0 - sq / k, 1e-12)
+    diff = docs[..., :, None, :] - users[..., None, :, :]
+    dist = (diff**2 if kind == "quadratic" else np.abs(diff)).sum(-1)
+    return np.maximum(1.0 - dist / k, 1e-12)
 
 
-def rival_weight(x, users, g):
+def rival_weight(x, users, g, kind="quadratic"):
     """G_ij = sum over l != i of g(r_lj): what publisher i competes against."""
-    weight = g(relevance(x, users))
+    weight = g(relevance(x, users, kind))
     return weight.sum(-2, keepdims=True) - weight
 
 
-def utility_and_gradient(y, rivals, users, x0, lam, act):
-    """U_i(y_i, x_-i) and eq-prg-grad for every publisher i at once.
+def utility_and_gradient(y, rivals, users, x0, lam, act, kind="quadratic"):
+    """U_i(y_i, x_-i) and its gradient (eq-prg-grad) for every publisher i at once.
 
     y: own documents (..., n, k); rivals: G from rival_weight (..., n, s)."""
     g, elasticity = act
     k = y.shape[-1]
-    r = relevance(y, users)
+    r = relevance(y, users, kind)
     p = g(r) / (g(r) + rivals)
     pull = p * (1.0 - p) * elasticity(r)
+    if control == "wrong-gradient":  # the (1 - p) of the ratio's derivative dropped
+        pull = p * elasticity(r)
     diff = y[..., :, None, :] - users[..., None, :, :]
+    toward = 2.0 * diff if kind == "quadratic" else np.sign(diff)
     cost_grad = 2.0 * lam[..., None, None] / k * (y - x0)
-    grad = -2.0 / k * (pull[..., None] * diff).mean(-2) - cost_grad
+    grad = -1.0 / k * (pull[..., None] * toward).mean(-2) - cost_grad
     util = p.mean(-1) - lam[..., None] / k * ((y - x0) ** 2).sum(-1)
     return util, grad
 
@@ -380,6 +391,9 @@ activations = {
     f"log c={log_shift:g}": make_activation("log", c=log_shift),
     "softmax": make_activation("softmax", tau=softmax_temperature),
 }
+if control == "mild-softmax":  # a convex g too mild to break the quadratic games
+    activations["softmax"] = make_activation("softmax", tau=2.0)
+concave_names = ["linear", "root", f"log c={log_shift:g}"]
 
 
 # %% [markdown]
@@ -422,21 +436,85 @@ for name, act in activations.items():
 # iterate $x^T$ at log-spaced checkpoints.
 
 # %%
-def play(x0, users, lam, act, rounds, step0, checkpoints, optimistic=False):
-    """Returns (averaged, last) profiles at each checkpoint, shape (C, ..., n, k)."""
+def play(x0, users, lam, act, rounds, step0, checkpoints, optimistic=False, log=None):
+    """Returns (averaged, last) profiles at each checkpoint, shape (C, ..., n, k).
+
+    With a dict `log`, also stores what the regret needs: every round's rival
+    weights G^t and, at each checkpoint, each publisher's sum_t U_i(x^t) so far."""
     x, running, previous = x0.copy(), np.zeros_like(x0), None
-    averaged, last = [], []
+    averaged, last, rivals_seq, earned, total = [], [], [], [], 0.0
+    if control == "fixed-publishers":  # no learning: a zero step, not no-regret
+        step0 = 0.0
     for t in range(1, rounds + 1):
         rivals = rival_weight(x, users, act[0])
-        _, grad = utility_and_gradient(x, rivals, users, x0, lam, act)
+        util, grad = utility_and_gradient(x, rivals, users, x0, lam, act)
+        if log is not None:
+            rivals_seq.append(rivals)
+            total = total + util
         direction = grad if previous is None or not optimistic else 2 * grad - previous
         previous = grad
         running += x
         if t in checkpoints:
             averaged.append(running / t)
             last.append(x.copy())
+            earned.append(total)
         x = np.clip(x + step0 / np.sqrt(t) * direction, 0.0, 1.0)
+    if log is not None:
+        log.update(rivals=np.array(rivals_seq), earned=np.array(earned))
     return np.array(averaged), np.array(last)
+
+
+# %% [markdown]
+# The external regret of publisher $i$ after $T$ rounds compares its total utility with the best
+# *fixed* document against the rivals' actual sequence of weights $G^t$:
+# $R_i = T \max_y F_i(y) - \sum_t U_i(x^t)$ with $F_i(y) = \frac1T \sum_t U_i(y, G^t)$. With a
+# concave $g$, $F_i$ is concave, so the same adaptive projected ascent as the best-response
+# oracle below finds its maximum from one start, the averaged document. Its gradient needs only
+# the time averages of $p_{ij}$ and $p_{ij}(1 - p_{ij})$ under the stored $G^t$.
+
+# %%
+def hindsight(y, rivals_seq, users, x0, lam, act):
+    """F_i(y), the utility of fixed documents y (..., n, k) averaged over the rounds
+    of rivals_seq (T, ..., n, s), and its gradient in y."""
+    g, elasticity = act
+    k = y.shape[-1]
+    r = relevance(y, users)
+    a = g(r)
+    p = np.add(a, rivals_seq)
+    np.divide(a, p, out=p)  # in place: p^t_ij for every round, one array of (T, ...)
+    p_bar = p.mean(0)
+    pull_bar = p_bar - np.einsum("t...,t...->...", p, p) / len(p)
+    diff = y[..., :, None, :] - users[..., None, :, :]
+    cost_grad = 2.0 * lam[..., None, None] / k * (y - x0)
+    pull = pull_bar * elasticity(r)
+    grad = -2.0 / k * (pull[..., None] * diff).mean(-2) - cost_grad
+    util = p_bar.mean(-1) - lam[..., None] / k * ((y - x0) ** 2).sum(-1)
+    return util, grad
+
+
+def external_regret(log, averaged, checkpoints, users, x0, lam, act, steps):
+    """R_i = T max_y F_i(y) - sum_t U_i(x^t) at every checkpoint T, for every game
+    and publisher: shape (C, ..., n)."""
+    return np.array(
+        [
+            regret_at(log["rivals"][:T], earned, y, users, x0, lam, act, steps)
+            for T, earned, y in zip(sorted(checkpoints), log["earned"], averaged)
+        ]
+    )
+
+
+def regret_at(rivals_seq, earned, y, users, x0, lam, act, steps):
+    util, grad = hindsight(y, rivals_seq, users, x0, lam, act)
+    step = np.full(util.shape, 0.3)
+    for _ in range(steps):
+        cand = np.clip(y + step[..., None] * grad, 0.0, 1.0)
+        cand_util, cand_grad = hindsight(cand, rivals_seq, users, x0, lam, act)
+        better = cand_util >= util
+        y = np.where(better[..., None], cand, y)
+        grad = np.where(better[..., None], cand_grad, grad)
+        util = np.where(better, cand_util, util)
+        step = np.where(better, 1.5 * step, 0.3 * step)
+    return len(rivals_seq) * util - earned
 
 
 # %% [markdown]
@@ -451,8 +529,9 @@ def play(x0, users, lam, act, rounds, step0, checkpoints, optimistic=False):
 # best. The same oracle is used for every activation.
 
 # %%
-def equilibrium_gap(x, users, x0, lam, act, steps):
-    """max_i [max_y U_i(y, x_-i) - U_i(x)] for a batch of profiles x (..., n, k)."""
+def equilibrium_gap(x, users, x0, lam, act, steps, per_player=False):
+    """max_i [max_y U_i(y, x_-i) - U_i(x)] for a batch of profiles x (..., n, k);
+    with per_player, each publisher's own gain (..., n)."""
     rivals = rival_weight(x, users, act[0])
     base, _ = utility_and_gradient(x, rivals, users, x0, lam, act)
     starts = [x, np.broadcast_to(x0, x.shape)]
@@ -473,7 +552,8 @@ def equilibrium_gap(x, users, x0, lam, act, steps):
         grad = np.where(better[..., None], cand_grad, grad)
         util = np.where(better, cand_util, util)
         step = np.where(better, 1.5 * step, 0.3 * step)
-    return np.maximum(util.max(-2) - base, 0.0).max(-1)
+    gain = np.maximum(util.max(-2) - base, 0.0)
+    return gain if per_player else gain.max(-1)
 
 
 # %% [markdown]
@@ -484,25 +564,32 @@ def equilibrium_gap(x, users, x0, lam, act, steps):
 # directions: $\partial^2_\epsilon U_i(x_i + \epsilon d_i, x_{-i}) \le 0$ (concave in own
 # strategy), $\partial^2_\epsilon U_i(x_i, x_{-i} + \epsilon e_{-i}) \ge 0$ (convex in the others'),
 # and $\partial^2_\epsilon \sum_i U_i(x + \epsilon e) \le 0$ (concave sum). A game *passes* a test
-# if no sample violates it by more than $10^{-6}$; finite-difference noise is about $10^{-10}$. The
-# activation itself is tested the same way, $g'' \le 10^{-6}$ on a grid of $[0.02, 1]$.
+# if no sample violates it by more than $10^{-6}$, far above the rounding noise of a second
+# difference at this $h$ for utilities of order one. The activation itself is tested the same way, $g'' \le 10^{-6}$ on a grid of $[0.02, 1]$. The
+# tests take a relevance kind, so the same code checks games with {eq}`eq-prg-relevance` and with
+# the affine relevance $1 - \|x - u\|_1/k$ of the proof's converse. The kinks of the affine
+# relevance (where a coordinate of $x$ crosses the user's) are concave, so they can only make a
+# second difference of $U_i$ more negative and of the rivals' exposure more positive: they never
+# produce a violation.
 
 # %%
-def second_differences(x, users, x0, lam, act, d_own, e_all, h=1e-3):
+def second_differences(x, games, act, kind, d_own, e_all, h=1e-3):
     """Second directional derivatives: own (..., n), others (..., n), sum (...)."""
+    users, x0, lam = games
     g = act[0]
-    rivals = rival_weight(x, users, g)
+    rivals = rival_weight(x, users, g, kind)
+
+    def utility(y, rivals):
+        return utility_and_gradient(y, rivals, users, x0, lam, act, kind)[0]
 
     def own(z):
-        return utility_and_gradient(z, rivals, users, x0, lam, act)[0]
+        return utility(z, rivals)
 
     def others(z):
-        return utility_and_gradient(x, rival_weight(z, users, g), users, x0, lam, act)[
-            0
-        ]
+        return utility(x, rival_weight(z, users, g, kind))
 
     def total(z):
-        return own_profile_utility(z, users, x0, lam, act).sum(-1)
+        return utility(z, rival_weight(z, users, g, kind)).sum(-1)
 
     out = []
     for f, d in ((own, d_own), (others, e_all), (total, e_all)):
@@ -510,21 +597,15 @@ def second_differences(x, users, x0, lam, act, d_own, e_all, h=1e-3):
     return out
 
 
-def own_profile_utility(x, users, x0, lam, act):
-    return utility_and_gradient(x, rival_weight(x, users, act[0]), users, x0, lam, act)[
-        0
-    ]
-
-
-def concavity_verdicts(act, samples, rng, tol=1e-6):
+def concavity_verdicts(act, games, kind, samples, rng, tol=1e-6):
     """Per game: (concave game, socially concave game) and the worst violations."""
-    shape = (samples,) + x0.shape
+    shape = (samples,) + games[1].shape
     x = rng.random(shape)
     d_own = rng.standard_normal(shape)
     d_own /= np.linalg.norm(d_own, axis=-1, keepdims=True)
     e_all = rng.standard_normal(shape)
     e_all /= np.linalg.norm(e_all, axis=(-2, -1), keepdims=True)
-    own, others, total = second_differences(x, users, x0, lam, act, d_own, e_all)
+    own, others, total = second_differences(x, games, act, kind, d_own, e_all)
     worst_own = own.max(axis=(0, 2))
     worst_others = others.min(axis=(0, 2))
     worst_total = total.max(axis=0)
@@ -544,7 +625,8 @@ def activation_is_concave(g, tol=1e-6, h=1e-3):
 # ### Convergence on the base instance
 #
 # By default $n = s = k = 3$, 5 penalties times 40 random instances, i.e. 200 games per
-# activation, every publisher running projected gradient ascent for 2000 rounds. We measure the equilibrium gap of the averaged and of the last profile.
+# activation, every publisher running projected gradient ascent for 2000 rounds. We measure the
+# equilibrium gap of the averaged and of the last profile.
 
 # %%
 def show_gap(value):
@@ -553,13 +635,20 @@ def show_gap(value):
 
 
 checkpoints = np.unique(np.geomspace(10, rounds, n_checkpoints).astype(int))
-gaps, finals = {}, {}
+gaps, finals, player_gap, regrets = {}, {}, {}, {}
 for name in lib.progress(list(activations), enabled=progress, desc="activations"):
     act = activations[name]
-    averaged, last = play(x0, users, lam, act, rounds, step0, set(checkpoints))
+    log = {} if name in concave_names else None
+    averaged, last = play(x0, users, lam, act, rounds, step0, set(checkpoints), log=log)
     both = np.stack([averaged, last])  # (2, C, games, n, k)
-    gaps[name] = equilibrium_gap(both, users, x0, lam, act, br_steps)
+    per_player = equilibrium_gap(both, users, x0, lam, act, br_steps, per_player=True)
+    gaps[name] = per_player.max(-1)
+    player_gap[name] = per_player[0]
     finals[name] = last[-1]
+    if log is not None:
+        regrets[name] = external_regret(
+            log, averaged, checkpoints, users, x0, lam, act, br_steps
+        )
 for name, gap in gaps.items():
     stuck = int(np.sum(gap[0, -1] > gap_eps))
     print(
@@ -568,11 +657,20 @@ for name, gap in gaps.items():
         f"{stuck}/{n_games}"
     )
 
-# %% mystnb={"figure": {"caption": "Equilibrium gap (best-response gain) against rounds of projected gradient ascent, worst game (solid) and median game (dashed) over all penalties and instances. With the three concave activations the averaged profile (left) approaches equilibrium faster than the O(1/sqrt(T)) guarantee (dotted) and the last iterate (right) faster still; with the convex softmax control the worst game stays far from equilibrium.", "name": "fig-prg-gap"}} tags=["hide-input"]
+# %% [markdown]
+# One colour per activation, in every figure of the chapter:
+
+# %%
+color_names = ["linear", "root"] + [f"log c={c:g}" for c in log_shifts]
+color_names += [f"log c={log_shift:g}", "softmax"]
+COLOR = dict(zip(dict.fromkeys(color_names), lib.PALETTE))
+
+# %% mystnb={"figure": {"caption": "Equilibrium gap (best-response gain) against rounds of projected gradient ascent, worst game (solid) and median game (dashed) over all penalties and instances. With the three concave activations the averaged profile (left) and the last iterate (right) approach equilibrium, the last iterate faster; with the convex softmax control the worst game stays far from equilibrium. The dotted line is a slope reference proportional to 1/sqrt(T), not a bound.", "name": "fig-prg-gap"}} tags=["hide-input"]
 fig, axes = lib.subplots(1, 2, width=10.0, height=4.0, sharey=True)
 floor = 1e-12
 for ax, which, title in zip(axes, (0, 1), ("averaged profile", "last iterate")):
-    for (name, gap), color in zip(gaps.items(), lib.PALETTE):
+    for name, gap in gaps.items():
+        color = COLOR[name]
         ax.plot(
             checkpoints, np.maximum(gap[which].max(-1), floor), color=color, label=name
         )
@@ -585,38 +683,112 @@ for ax, which, title in zip(axes, (0, 1), ("averaged profile", "last iterate")):
         )
     ref = gaps["linear"][0, 0].max() * np.sqrt(checkpoints[0] / checkpoints)
     if which == 0:
-        ax.plot(checkpoints, ref, ":", color="gray", label=r"$\propto 1/\sqrt{T}$")
+        ax.plot(checkpoints, ref, ":", color="gray", label=r"slope $1/\sqrt{T}$")
     ax.axhline(gap_eps, color="k", lw=0.8, label=rf"$\varepsilon = {gap_eps:g}$")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("round $T$")
     ax.set_title(title)
 axes[0].set_ylabel("best-response gain (utility)")
-axes[1].legend(fontsize=9, loc="lower left")
+axes[0].legend(fontsize=8, loc="lower left")
 lib.show(fig)
 
+
 # %% [markdown]
-# {numref}`fig-prg-gap` is {prf:ref}`prg-thm-convergence` at work. For the concave activations
-# every one of the games ends within the target gap. The averaged profile beats the
-# $O(1/\sqrt T)$ guarantee of Zinkevich's regret bound (dotted line), because the regrets of
-# gradient ascent in these games grow more slowly than the worst case. The last iterate converges
-# faster still, which the theorem does not promise. The optimistic learner behaves the same way:
+# {numref}`fig-prg-gap` shows {prf:ref}`prg-thm-convergence` at work. For the concave activations
+# every one of the games ends within the target gap $\varepsilon$. The worst averaged gap falls
+# faster than the $1/\sqrt T$ slope reference (dotted), the rate of Zinkevich's worst-case regret
+# bound: the regrets of gradient ascent in these games grow more slowly than the worst case. The
+# last iterate converges faster still, which the theorem does not promise.
+#
+# ### The theorem's inequality, against the measured regrets
+#
+# {prf:ref}`prg-thm-convergence` is a statement about any sequence of play: whatever the learners
+# did, the averaged profile's gap is at most the players' total positive regret divided by $T$,
+# {eq}`eq-prg-gap` with all $\lambda_i = 1$. We measure every publisher's external regret at every
+# checkpoint (the function `external_regret` above) and compare, on every game, at every
+# checkpoint and for every publisher, its best-response gain at $\bar x^T$ with that bound. The
+# early checkpoints matter: there the learners are far from equilibrium and the bound is nearly
+# tight.
+
+# %%
+def regret_bound(regret, T):
+    """Right side of eq-prg-gap for every publisher i (all lambda_i = 1)."""
+    total = np.maximum(regret, 0.0).sum(-1, keepdims=True) / T
+    if control == "mean-regret-bound":  # the players' mean regret, not their total
+        total = total / regret.shape[-1]
+    return np.broadcast_to(total, regret.shape)
+
+
+def bound_ratio(gap, regret):
+    """Gap / bound at every checkpoint, worst over games and publishers (> 1: the
+    inequality fails). gap and regret: (C, games, n)."""
+    T = checkpoints[:, None, None]
+    return (gap / np.maximum(regret_bound(regret, T), 1e-300)).max((1, 2))
+
+
+ratios, total_regret = {}, {}
+for name in concave_names:
+    ratios[("gradient", name)] = bound_ratio(player_gap[name], regrets[name])
+    total_regret[("gradient", name)] = np.maximum(regrets[name][-1], 0).sum(-1) / rounds
+
+# %% [markdown]
+# The optimistic variant is a second no-regret learner, so the theorem covers it too:
 
 # %%
 optimistic_gaps = {}
-for name, act in activations.items():
-    averaged, last = play(x0, users, lam, act, rounds, step0, {rounds}, optimistic=True)
-    optimistic_gaps[name] = equilibrium_gap(
-        np.stack([averaged[-1], last[-1]]), users, x0, lam, act, br_steps
+for name in concave_names + ["softmax"]:
+    act = activations[name]
+    log = {} if name in concave_names else None
+    averaged, last = play(
+        x0, users, lam, act, rounds, step0, set(checkpoints), optimistic=True, log=log
     )
+    per_player = equilibrium_gap(averaged, users, x0, lam, act, br_steps, True)
+    last_gap = equilibrium_gap(last[-1], users, x0, lam, act, br_steps)
+    optimistic_gaps[name] = np.stack([per_player[-1].max(-1), last_gap])
     og = optimistic_gaps[name]
     print(
         f"optimistic {name:9s} T={rounds}: worst gap averaged {og[0].max():.1e}, "
         f"last {show_gap(og[1].max())}; games with averaged gap > {gap_eps:g}: "
         f"{int(np.sum(og[0] > gap_eps))}/{n_games}"
     )
+    if log is not None:
+        regret = external_regret(
+            log, averaged, checkpoints, users, x0, lam, act, br_steps
+        )
+        ratios[("optimistic", name)] = bound_ratio(per_player, regret)
+        total_regret[("optimistic", name)] = np.maximum(regret[-1], 0).sum(-1) / rounds
+print(f"worst gap / bound at T = {checkpoints.tolist()}")
+for (learner, name), ratio in ratios.items():
+    bound = total_regret[(learner, name)]
+    print(
+        f"{learner:10s} {name:9s}: "
+        + " ".join(f"{r:.2f}" for r in ratio)
+        + f"; total regret / T at T = {rounds}: max {bound.max():.1e}"
+    )
+
+# %%
+from myst_nb import glue
+
+worst_ratio = max(r.max() for r in ratios.values())
+final_ratio = max(r[-1] for r in ratios.values())
+largest_bound = max(b.max() for b in total_regret.values())
+glue("worst_ratio", round(float(worst_ratio), 2), display=False)
+glue("final_ratio", round(float(final_ratio), 2), display=False)
+glue("largest_bound", float(f"{largest_bound:.1e}"), display=False)
+glue("eps_over_bound", round(float(gap_eps / largest_bound), 1), display=False)
 
 # %% [markdown]
+# The inequality holds on every game, at every checkpoint and for every publisher. It is close
+# to tight early on, where the largest ratio of a publisher's gain to the bound is
+# {glue}`worst_ratio`, and loose at $T$ = 2000 (largest ratio {glue}`final_ratio`): the gap of
+# gradient ascent closes faster than its regret per round. The bound is what the theorem
+# guarantees from the regrets alone, and at $T$ it is small too: the largest total regret per
+# round over all games and both learners is {glue}`largest_bound`, and the target
+# $\varepsilon$ is {glue}`eps_over_bound` times that. Where this factor exceeds one, as it does in
+# this run, the measured regrets alone, without any best-response oracle, place every game within
+# the target gap.
+#
 # ### What the convex control does
 #
 # With softmax at $\tau = 0.05$ (the default), gradient play settles on some games at
@@ -639,44 +811,61 @@ for value in penalties:
 # %% [markdown]
 # ### The equivalence, tested on every game
 #
-# For each activation we compute the three verdicts of {prf:ref}`prg-thm-equivalence` on every
-# game, 25 random profiles and directions per game by default. Besides the activations
-# above we test the logarithm at every shift of the welfare study and the mildly convex
-# $g(t) = e^{t/2}$ of the note, for which our derivation predicts that every game passes.
+# For each activation we compute the three verdicts of {prf:ref}`prg-thm-equivalence` on two sets
+# of games, 25 random profiles and directions per game by default: the games above, with the
+# quadratic relevance {eq}`eq-prg-relevance`, and as many fresh games with the affine relevance
+# $1 - \|x - u\|_1/k$ and the small penalty $\lambda = 10^{-4}$ that the converse (c ⇒ a) uses.
+# Besides the activations above we test the logarithm at every shift of the welfare study and two
+# convex softmax activations, $e^{t/2}$ and $e^{t/0.5}$. The quadratic relevance is curved enough
+# to hide the first: the note derives that every game it induces with {eq}`eq-prg-relevance` is
+# concave and socially concave.
 
 # %%
+affine_games = draw_games(n_publishers, n_users, dim, n_games, [affine_penalty], rng)
+game_sets = {"quadratic": ((users, x0, lam), "quadratic")}
+game_sets["affine"] = (affine_games, "affine")
+if control == "quadratic-only":  # the converse tested without the affine relevance
+    game_sets["affine"] = (affine_games, "quadratic")
+if control == "affine-relevance":  # the quadratic relevance's curvature removed
+    game_sets["quadratic"] = ((users, x0, lam), "affine")
 tested = dict(activations)
 for c in log_shifts:
     tested.setdefault(f"log c={c:g}", make_activation("log", c=c))
 tested["exp(t/2)"] = make_activation("softmax", tau=2.0)
+tested["exp(t/0.5)"] = make_activation("softmax", tau=0.5)
 verdicts = {}
+print(f"{'':12s} {'':9s} {'concave games':>19s}   {'socially concave':>19s}")
 print(
-    f"{'activation':12s} {'g concave':>9s} {'concave games':>14s} "
-    f"{'socially concave':>17s}"
+    f"{'activation':12s} {'g concave':>9s} {'quadratic':>9s} {'affine':>9s}   "
+    f"{'quadratic':>9s} {'affine':>9s}"
 )
 for name, act in tested.items():
-    concave, social, worst_own, worst_others = concavity_verdicts(
-        act, concavity_samples, rng
-    )
-    verdicts[name] = (activation_is_concave(act[0]), concave, social)
+    row = {}
+    for key, (games, kind) in game_sets.items():
+        row[key] = concavity_verdicts(act, games, kind, concavity_samples, rng)[:2]
+    verdicts[name] = (activation_is_concave(act[0]), row)
+    counts = [int(row[key][which].sum()) for which in (0, 1) for key in row]
     print(
-        f"{name:12s} {str(verdicts[name][0]):>9s} {int(concave.sum()):>8d}/{n_games}"
-        f" {int(social.sum()):>11d}/{n_games}"
+        f"{name:12s} {str(verdicts[name][0]):>9s} "
+        f"{counts[0]:>5d}/{n_games} {counts[1]:>5d}/{n_games}   "
+        f"{counts[2]:>5d}/{n_games} {counts[3]:>5d}/{n_games}"
     )
 
 
 # %% [markdown]
-# The softmax control fails both tests, and on many games, while every concave activation passes
-# both on every game; the verdicts of the three columns agree for all of them. The one row where
-# they part is $e^{t/2}$: convex, yet every game it induces here is concave and socially concave,
-# as derived in the note. With the quadratic relevance only activations convex enough to beat the
-# curvature of $r$ break concavity; the converse of {prf:ref}`prg-thm-equivalence` needs the
-# wider class of relevance functions.
+# The concave activations pass every test on every game of both sets. Every convex activation
+# fails the concavity test on games with the affine relevance, so for each activation the three
+# verdicts of {prf:ref}`prg-thm-equivalence` (is $g$ concave; is every game concave; is every
+# game socially concave) agree. With the quadratic relevance alone they would not: $e^{t/2}$ is
+# convex, yet every game it induces there passes both tests, as derived in the note. Only
+# activations convex enough to beat the curvature of $r$ break the quadratic games; the converse
+# of {prf:ref}`prg-thm-equivalence` needs the wider class of relevance functions, and the affine
+# relevance is the member of that class that exposes it.
 #
 # ### Welfare trade-offs
 #
-# At the end of play (the last iterate, whose gap is below $10^{-6}$ for every concave activation)
-# we compute both welfare measures for every game and average them over instances, per penalty.
+# At the end of play (the last iterate, whose worst gap is printed with the welfare table) we
+# compute both welfare measures for every game and average them over instances, per penalty.
 # We compare five concave PRFs: linear, root and the logarithm at the shifts $c \in \{0.1, 1, 10\}$.
 
 # %%
@@ -725,7 +914,8 @@ for name in welfare_names + ["softmax"]:
 
 # %% mystnb={"figure": {"caption": "Mean users' welfare (left) and publishers' welfare (right) at the end of play against the penalty lambda, one curve per activation (40 instances per point). A more elastic activation (linear, small shift c, softmax) makes publishers move towards the users, which raises users' welfare and costs publishers; a larger penalty does the opposite for users.", "name": "fig-prg-welfare"}} tags=["hide-input"]
 fig, axes = lib.subplots(1, 2, width=10.0, height=4.0)
-for name, color in zip(welfare_names + ["softmax"], lib.PALETTE):
+for name in welfare_names + ["softmax"]:
+    color = COLOR[name]
     wu, wp = mean_by_penalty[name]
     style = ":" if name == "softmax" else "-"
     axes[0].plot(penalties, wu, style, marker="o", color=color, label=name)
@@ -747,7 +937,8 @@ lib.show(fig)
 # so the publishers' competition for it only transfers value to users, paid for by the integrity
 # cost. The shift $c$ is a dial for the designer: a large $c$ makes $\ln(1+c+t)$ nearly constant,
 # publishers barely move and users see documents almost as relevant as the initial ones. Users'
-# welfare falls as $\lambda$ grows for every activation; publishers' welfare is not monotone in
+# welfare falls as $\lambda$ grows for every concave activation (not for the softmax, whose
+# publishers move towards the users at any penalty); publishers' welfare is not monotone in
 # $\lambda$ (a small $\lambda$ makes moving cheap, a large one makes moving rare).
 #
 # ### Convergence rate and the ecosystem's structure
@@ -785,9 +976,11 @@ for axis, values in sweeps.items():
 # %% mystnb={"figure": {"caption": "Median number of rounds until the equilibrium gap falls below epsilon, for the averaged profile (solid) and the last iterate (dashed), as the number of publishers n, users s or dimension k grows (the other two stay at 3).", "name": "fig-prg-rates"}} tags=["hide-input"]
 fig, axes = lib.subplots(1, 3, width=11.0, height=3.6, sharey=True)
 labels = {"n": "publishers $n$", "s": "users $s$", "k": "dimension $k$"}
+rate_name = {"log": f"log c={log_shift:g}"}.get(rate_activation, rate_activation)
+color = COLOR[rate_name]
 for ax, (axis, values) in zip(axes, sweeps.items()):
-    ax.plot(values, rate[axis][:, 0], "o-", color=lib.PALETTE[0], label="averaged")
-    ax.plot(values, rate[axis][:, 1], "s--", color=lib.PALETTE[1], label="last iterate")
+    ax.plot(values, rate[axis][:, 0], "o-", color=color, label=f"{rate_name}, averaged")
+    ax.plot(values, rate[axis][:, 1], "s--", color=color, label="last iterate")
     ax.set_xlabel(labels[axis])
     ax.set_yscale("log")
 axes[0].set_ylabel(rf"rounds to gap $\leq {rate_eps:g}$")
@@ -799,8 +992,11 @@ lib.show(fig)
 # our setting. More publishers or users barely change the number of rounds; a higher dimension
 # slows convergence sharply. Part of that is our scaling: relevance divides squared distances by
 # $k$, so every gradient {eq}`eq-prg-grad` shrinks like $1/k$ while the strategy cube grows, and
-# the fixed step $\eta_0$ covers less of it. These sweeps are descriptive; the paper reports its
-# own trends, which our notes do not give in numbers, so we assert none of them.
+# the fixed step $\eta_0$ covers less of it. These sweeps are descriptive: the paper reports its
+# own trends, which our notes do not give in numbers, so we assert none of them. Nor do we test
+# the abstract's other dependence, of the rate on the ranking function: the sweep runs one
+# activation (`rate_activation`), and {numref}`fig-prg-gap` shows the activations' gaps over the
+# rounds without an assertion.
 
 # %%
 runtime = time.perf_counter() - t_start
@@ -809,36 +1005,36 @@ print(f"experiments: {runtime:.1f} s wall-clock")
 # %% [markdown]
 # ## What we reproduced
 #
-# Tolerances: the target gap $\varepsilon = 10^{-3}$ is about seventeen times the worst averaged
-# gap we measured for concave activations at $T = 2000$ over seeds 0–9 (from $4.1\cdot10^{-5}$ to
-# $5.7\cdot10^{-5}$ across seeds), and the concavity tolerance
-# $10^{-6}$ is four orders above finite-difference noise and far below the violations of the
-# control. Each check could fail: the control shows the gap check failing, the concavity test
-# failing, and the equivalence check disagreeing on the mildly convex $e^{t/2}$ (which is why that
-# row is asserted separately). Over seeds 0–9 every claim below holds: the control fails the
-# concavity test on 198 to 200 of the 200 games and gets stuck on 23 to 43 of them, and the
-# smallest relative drop of users' welfare between neighbouring penalties ranges from
-# $8\cdot10^{-4}$ to $1.1\cdot10^{-3}$.
+# The target gap $\varepsilon = 10^{-3}$ is part of the setting: over seeds 0–9 the worst averaged
+# gap of the concave activations is {seeds}`2`, far below it, and the claims that matter for the
+# theorem do not rest on it: the inequality {eq}`eq-prg-gap` is checked without a tolerance, and
+# the control below that freezes the publishers lands far above $\varepsilon$. The concavity
+# tolerance $10^{-6}$ is far above the rounding noise of the second differences and far below the
+# violations of the convex activations on the affine games. The welfare checks are strict
+# orderings of means over paired instances, with no margin.
 
 # %%
-concave_names = ["linear", "root", f"log c={log_shift:g}"]
 worst_concave = max(gaps[name][0, -1].max() for name in concave_names)
-worst_concave_last = max(gaps[name][1, -1].max() for name in concave_names)
+worst_last = max(gaps[name][1, -1].max() for name in concave_names)
+worst_last = max(worst_last, max(optimistic_gaps[n][1].max() for n in concave_names))
 worst_optimistic = max(optimistic_gaps[name][0].max() for name in concave_names)
-strict = [n for n in tested if n != "exp(t/2)"]
-agree = all(
-    verdicts[n][0] == bool(verdicts[n][1].all()) == bool(verdicts[n][2].all())
-    for n in strict
-)
-control_fails = [int((~verdicts["softmax"][k]).sum()) for k in (1, 2)]
+every_game = {
+    which: {n: all(v[1][key][which].all() for key in v[1]) for n, v in verdicts.items()}
+    for which in (0, 1)
+}
+agree = all(verdicts[n][0] == every_game[0][n] == every_game[1][n] for n in verdicts)
+mild = verdicts["exp(t/2)"][1]["quadratic"]
 wu_table = np.array([mean_by_penalty[n][0] for n in welfare_names])
 wp_table = np.array([mean_by_penalty[n][1] for n in welfare_names])
 reversed_order = all(
-    np.array_equal(np.argsort(wu_table[:, j]), np.argsort(-wp_table[:, j]))
+    np.all(np.diff(wp_table[np.argsort(wu_table[:, j]), j]) < 0)
     for j in range(len(penalties))
 )
+drops = -np.diff(wu_table, axis=1) / wu_table[:, :-1]
 
-claims = lib.Claims("publishers-ranking-games", paper="madmon2025convergence")
+claims = lib.Claims(
+    "publishers-ranking-games", paper="madmon2025convergence", control=control
+)
 grad_ok = max(grad_errors.values()) < 1e-8
 claims.add(
     "analytic gradient eq-prg-grad matches finite differences, all activations",
@@ -847,45 +1043,58 @@ claims.add(
     grad_ok,
 )
 claims.add(
-    f"concave g (linear, root, log): averaged-profile gap < {gap_eps:g} on all "
-    f"{n_games} games at T = {rounds} (worst game)",
+    f"concave g (linear, root, log), gradient ascent: averaged-profile gap < "
+    f"{gap_eps:g} on all {n_games} games at T = {rounds} (worst game)",
     worst_concave,
-    "no-regret dynamics converge for concave g (Thm)",
+    "no-regret dynamics converge (on average) for concave g (Thm)",
     worst_concave < gap_eps,
     fmt="{:.1e}",
 )
 claims.add(
-    f"concave g: last iterate and optimistic learner also < {gap_eps:g} (worst)",
-    max(worst_concave_last, worst_optimistic),
-    "any no-regret dynamics converge",
-    max(worst_concave_last, worst_optimistic) < gap_eps,
+    "concave g, both learners: each publisher's gain at the averaged profile <= "
+    "total positive regret / T, every game and checkpoint (worst gap / bound)",
+    worst_ratio,
+    "gap <= sum of the players' regrets / T, eq-prg-gap (Thm)",
+    worst_ratio <= 1.0,
+    fmt="{:.3f}",
+)
+claims.add(
+    f"concave g, optimistic gradient ascent (a second no-regret learner): "
+    f"averaged-profile gap < {gap_eps:g} (worst game)",
+    worst_optimistic,
+    "any no-regret dynamics converge (on average)",
+    worst_optimistic < gap_eps,
     fmt="{:.1e}",
 )
 claims.add(
-    "convex softmax control: games failing concavity / social concavity / stuck with "
-    f"gap > {gap_eps:g}",
-    f"{control_fails[0]} / {control_fails[1]} / {int(stuck.sum())} of {n_games}",
-    "concavity of g is necessary; no guarantee otherwise",
-    min(control_fails) > 0 and stuck.sum() > 0,
+    f"concave g, both learners: last iterate gap < {gap_eps:g} (worst game)",
+    show_gap(worst_last),
+    "(not promised by the theorem)",
+    bool(worst_last < gap_eps),
 )
 claims.add(
-    "g concave <=> all games concave <=> all socially concave, agreeing for "
-    f"{len(strict)} activations",
+    f"convex softmax tau = {softmax_temperature:g}: games where gradient play stays "
+    f"at gap > {gap_eps:g}",
+    f"{int(stuck.sum())} of {n_games}",
+    "no guarantee when g is not concave",
+    bool(stuck.sum() > 0),
+)
+claims.add(
+    "g concave <=> every game concave <=> every game socially concave (quadratic "
+    f"and affine relevance), agreeing for all {len(verdicts)} activations",
     "agree" if agree else "disagree",
     "three-way equivalence (Thm)",
     agree,
 )
-drops = -np.diff(wu_table, axis=1) / wu_table[:, :-1]
 claims.add(
-    "mildly convex g = exp(t/2): every game passes both tests (quadratic relevance)",
-    f"{int(verdicts['exp(t/2)'][1].sum())} / {int(verdicts['exp(t/2)'][2].sum())} "
-    f"of {n_games}",
-    "(our derivation: converse needs other relevance)",
-    bool(verdicts["exp(t/2)"][1].all() and verdicts["exp(t/2)"][2].all()),
+    "convex g = exp(t/2), quadratic relevance: every game passes both tests",
+    f"{int(mild[0].sum())} / {int(mild[1].sum())} of {n_games}",
+    "(our derivation: concave games for tau >= 2 with eq-prg-relevance)",
+    bool(mild[0].all() and mild[1].all()),
 )
 claims.add(
-    "at every lambda, ordering the 5 concave PRFs by users' welfare reverses their "
-    "ordering by publishers' welfare",
+    "at every lambda, ordering the 5 concave PRFs by users' welfare strictly "
+    "reverses their ordering by publishers' welfare",
     "reversed" if reversed_order else "not reversed",
     "publishers' vs users' welfare trade-off across activations",
     reversed_order,
@@ -895,38 +1104,64 @@ claims.add(
     "(smallest relative drop)",
     float(drops.min()),
     "welfare depends on lambda (Fig. 1)",
-    drops.min() > 0,
+    bool(drops.min() > 0),
     fmt="{:.1e}",
 )
 claims.report()
 
 # %% [markdown]
+# Every claim above is also run under **controls**: named, deliberately wrong variants of this
+# chapter, declared in `controls.yaml`, each taking away the idea a claim tests. Publishers that
+# never move are not no-regret learners; a gradient without the factor $1 - p$ is a wrong
+# derivation; a bound from the players' mean regret instead of their total forgets that every
+# player's regret enters each player's gap (the check sees the factor $n$ because the bound is
+# nearly tight at the early checkpoints); a convex softmax mild enough to keep the quadratic games concave
+# removes the non-concavity; and testing the converse without the affine relevance, or the
+# quadratic games with the affine relevance, removes the relevance each concavity claim relies
+# on. The table shows, for each claim, the controls under which its check comes out the other way
+# (at the default parameters, seed 0). The inequality of claim 3 still holds under the controls
+# that change the learners, frozen or misled by a wrong gradient, as it must: it bounds the gap by
+# whatever regret the play had, for any sequence of play, so only a wrong theory flips it. Run
+# one with `make run CHAPTER=publishers-ranking-games CONTROL=fixed-publishers`: the claims cell then names
+# the control and fails if a claim it must flip still holds.
+#
+# ```{controls-table}
+# ```
+#
 # ## How this compares with the paper
 #
 # | | Paper {cite:p}`madmon2025convergence` | This chapter |
 # |---|---|---|
-# | Convergence | any no-regret dynamics converge when $g$ is concave (theorem) | projected gradient ascent, 200 games per activation: worst averaged gap below $10^{-3}$ after 2000 rounds; last iterate and optimistic variant too |
-# | Equivalence | $g$ concave ⇔ games socially concave ⇔ games concave, over the induced class | proof sketch; numerical verdicts agree on every game for 6 activations; with only the quadratic relevance a mildly convex $e^{t/2}$ still induces concave games |
-# | Non-concave $g$ | outside the theorem | softmax $\tau = 0.05$ fails both tests and gradient play stalls at non-equilibria on some games |
-# | Welfare | trade-off between publishers' and users' welfare depending on $g$ and $\lambda$ (Figs. 1, 7; numbers not in our notes) | users' welfare falls with $\lambda$; ordering of activations by users' welfare is the reverse of publishers', following the elasticity $g'/g$; larger shift $c$ favours publishers |
-# | Convergence rate vs $n, s, k$ | structure changes the rate (trends not in our notes) | measured and plotted, not asserted |
+# | Convergence | any no-regret dynamics converge (in time average) when $g$ is concave (theorem) | projected gradient ascent and its optimistic variant, 200 games per concave activation: worst averaged gap below $\varepsilon$ after 2000 rounds (claims 2, 4) |
+# | The theorem's inequality | gap of the averaged profile $\le$ total regret $/T$ (via {cite:t}`evendar2009convergence`) | checked per publisher against the measured external regrets of both learners (claim 3) |
+# | Last iterate | not promised | converges too for both learners (claim 5), a property of these learners |
+# | Equivalence | $g$ concave ⇔ games socially concave ⇔ games concave, over the induced class | proof sketch; numerical verdicts agree for every tested activation once games with the affine relevance are included (claim 7); with only the quadratic relevance the convex $e^{t/2}$ still induces concave games (claim 8) |
+# | Non-concave $g$ | outside the theorem | softmax $\tau = 0.05$ fails the tests and gradient play stalls at non-equilibria on some games (claim 6) |
+# | Welfare | trade-off between publishers' and users' welfare depending on $g$ and $\lambda$ (Figs. 1, 7; numbers not in our notes) | users' welfare falls with $\lambda$; ordering of activations by users' welfare is the reverse of publishers', following the elasticity $g'/g$ (claims 9, 10) |
+# | Convergence rate vs $n, s, k$ | structure changes the rate (trends not in our notes) | measured and plotted for one activation, not asserted |
+# | Convergence rate vs ranking function | the choice of $g$ changes the rate | not tested |
 # | Learner | an unnamed "state-of-the-art" no-regret algorithm | projected OGA $\eta_t = 0.5/\sqrt t$ and optimistic OGA |
 # | Scale | base $n = s = k = 3$, sweeps over $\lambda, n, s, k, c$ | same base; 40 instances per $\lambda$ by default, 200 in the `paper` preset |
 #
 # The differences come from what we could not see: the paper's relevance function, exact
 # activation families, welfare definitions and learner are our own faithful choices (stated in
 # the note above), so our welfare numbers are not comparable to the paper's figures point by
-# point; only directions are.
+# point; only directions are. At the `paper` preset (`paper.yaml`, seven penalties and 200
+# instances each, 5000 rounds) the worst averaged gap of the concave activations is
+# {paper-preset}`2` and the worst ratio of gap to regret bound {paper-preset}`3`; that run took
+# {paper-preset}`runtime`.
 #
 # ## Try it
 #
 # - Set `softmax_temperature = 0.5`: the softmax is still convex, but with the quadratic relevance
-#   every game it induces now passes the concavity test (two of 200 fail social concavity) and no
-#   game gets stuck. The control and equivalence claims then fail, as they should: this is the
-#   note's point that, with this relevance, only a sharply convex $g$ breaks concavity.
+#   the games it induces pass the concavity test (the `exp(t/0.5)` row of the equivalence table)
+#   and gradient play no longer gets stuck, so claim 6 fails, as in the `mild-softmax` control.
+#   The equivalence claim still holds, because the affine games expose the convexity.
 # - Set `step0 = 0.05`: the learners are still no-regret, but after 2000 rounds the worst averaged
 #   gap is about $10^{-2}$, above $\varepsilon$, and the convergence claims fail. The theorem is a
 #   statement about $T \to \infty$; raise `rounds` to see the gap come down.
 # - Set `log_shifts = [0.01, 1.0, 100.0]`: at $c = 100$ publishers barely move, publishers'
 #   welfare prints as 1.000 and users' welfare stays near 0.84 at every $\lambda$, while
 #   $c = 0.01$ comes within 0.01 of the linear activation's users' welfare.
+# - Set `rate_activation = "linear"` or `"log"` to run the structure sweep with another ranking
+#   function.
