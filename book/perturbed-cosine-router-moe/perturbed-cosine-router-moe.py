@@ -898,6 +898,13 @@ glue(
 radial_start = np.median(exact["cosine"]["radial_start"][-1])
 glue("pcr_radial_start", round(float(radial_start), 2), display=False)
 glue("pcr_kept_cosine", round(float(kept_cosine), 2), display=False)
+ratio = np.median(exact["cosine"]["D"][-1]) / np.median(exact["perturbed"]["D"][-1])
+glue("pcr_ratio", round(float(ratio), 1), display=False)
+glue("pcr_cos_slope", round(float(summary["cosine", "D"][0]), 2), display=False)
+log_n = np.log(np.asarray(sample_sizes, float))
+quarter_slope = np.polyfit(log_n, 0.25 * (np.log(log_n) - log_n), 1)[0]
+glue("pcr_quarter_slope", round(float(quarter_slope), 2), display=False)
+glue("pcr_quarter_margin", round(float(quarter_slope + 0.3), 2), display=False)
 glue("pcr_kept_perturbed", round(float(kept_perturbed), 2), display=False)
 for router in over:
     b_d, sd_d = over_summary[router, "D"]
@@ -914,15 +921,23 @@ glue("pcr_over_3sd", round(float(3 * sd_ov), 2), display=False)
 # on seeds 0–9. The tolerances come from the bootstrap spread printed with the slopes (in this
 # run at most {glue:}`pcr_sd_l2` for the regression-error slopes and {glue:}`pcr_sd_D` for the
 # Voronoi-loss slopes), so a tolerance of 0.1 or 0.2 is about three bootstrap standard
-# deviations. The cosine router's non-identifiability claim asks for a slope shallower than
-# $-0.3$ (a true $n^{-1/2}$ would sit three standard deviations beyond it) and a loss at the
-# largest $n$ at least five times the perturbed router's; how far above it ends is set by
-# `init_sd`, the jitter of the start, because the fit never corrects the key's norm. The same
-# cutoff of $-0.3$ tests the paper's slow rate on the part of the cosine router's parameters the
-# data do determine, the key directions: that row is *not reproduced*. The norm claim compares
-# the fraction of the starting error in the key's norm that survives the fit with cutoffs placed
-# symmetrically between the two predictions (1 for the cosine router, whose objective is flat
-# along the key, and 0 for the perturbed router): at least 0.8 and at most 0.2.
+# deviations. The exact-specified rate of the perturbed router needs only a nonsingular Fisher
+# information at the truth; strong identifiability of the experts is what the over-specified half
+# of the theorem needs, so the perturbed router's Voronoi-loss rate check is not a test of that
+# hypothesis. Its band of $\pm 0.2$ around $-1/2$ excludes the over-specified rate
+# $(\log n/n)^{1/4}$, whose slope over our range of $n$ is {glue:}`pcr_quarter_slope`, by {glue:}`pcr_quarter_margin`.
+#
+# The cosine router has no row for its raw Voronoi loss. That loss is the sum of the direction
+# error, which falls, and the norm error kept from the start, which does not; where it ends
+# (here {glue:}`pcr_ratio`× the perturbed router's at the largest $n$, slope
+# {glue:}`pcr_cos_slope`) is set by `init_sd`, not by the estimator. The cosine half of the norm
+# claim is the same fact: scale invariance makes the objective flat along the key, so the fit
+# keeps its starting norm error by construction (here a fraction {glue:}`pcr_kept_cosine`). The
+# evidence is the perturbed half: its fit corrects the norm, keeping at most 0.2 of the starting
+# error, against 1 for a flat direction. A cutoff of $-0.3$ on the slope (a true $n^{-1/2}$ would
+# sit three bootstrap standard deviations beyond it) tests the paper's slow rate on the part of
+# the cosine router's parameters the data do determine, the key directions: that row is *not
+# reproduced*.
 #
 # The over-specified Voronoi-loss rate, the theorem's other half, is recorded as
 # *inconclusive* in the comparison with the paper below rather than as a claim: in this run its
@@ -967,20 +982,9 @@ b = summary["perturbed", "D"][0]
 claims.add(
     "perturbed router: Voronoi loss falls like n^(-1/2) (slope within 0.2 of -0.5)",
     b,
-    "D = O_P(sqrt(log n / n)) under strong identifiability",
+    "D = O_P(sqrt(log n / n)) for exact-specified fits",
     abs(b + 0.5) <= 0.2,
     fmt="{:.2f}",
-)
-b_cos = summary["cosine", "D"][0]
-ratio = np.median(exact["cosine"]["D"][-1]) / np.median(exact["perturbed"]["D"][-1])
-claims.add(
-    "cosine router: the key norm is not identifiable, so the Voronoi loss of the raw "
-    "parameters does not fall (slope shallower than -0.3) and ends >= 5x the "
-    "perturbed router's at the largest n (slope; ratio; its level is set by init_sd)",
-    f"{b_cos:.2f}; {ratio:.2g}x",
-    "parameters as slow as O_P(1 / log^tau n), whatever the experts",
-    b_cos > -0.3 and ratio >= 5,
-    value=b_cos,
 )
 b_dir = summary["cosine", "D_dir"][0]
 claims.add(
@@ -993,12 +997,13 @@ claims.add(
     expect=False,
 )
 claims.add(
-    "norm of the key: the cosine fit keeps >= 0.8 of its starting error, the perturbed "
-    "fit <= 0.2 (median after / start at the largest n)",
-    f"{kept_cosine:.2f} vs {kept_perturbed:.2f}",
-    "(our derivation: the objective is flat along beta1 for the cosine router only)",
-    kept_cosine >= 0.8 and kept_perturbed <= 0.2,
-    value=kept_cosine,
+    "norm of the key: the perturbed fit keeps <= 0.2 of its starting error (median "
+    "after / start at the largest n; the cosine fit, flat along the key by "
+    "construction, printed beside it)",
+    f"{kept_perturbed:.2f} (cosine {kept_cosine:.2f})",
+    "the perturbation restores identifiability of the router's parameters",
+    kept_perturbed <= 0.2,
+    value=kept_perturbed,
 )
 b = summary["linear", "D"][0]
 claims.add(
@@ -1045,23 +1050,23 @@ claims.report()
 # | Model | cosine-router MoE regression, Gaussian noise, least squares; experts strongly identifiable (e.g. GELU/ReLU) for the perturbed rates | the same, reconstructed ({eq}`eq-pcr-model`): $d = 2$, $k_* = 2$ GELU experts, $\sigma = 0.05$, $\kappa = 4$, $\tau_1 = \tau_2 = 0.5$ (the paper's values were not available) |
 # | Identifiability | (not available to us) | expert 1's router fixed in every fit: softmax is blind to a common shift of the scores, for the linear *and* the perturbed router |
 # | Regression error | $O_P(\sqrt{\log n / n})$ for both routers | slopes on seeds 0–9 (mean ± sd): cosine {seeds}`3`, perturbed {seeds}`4`, linear {seeds}`5`, exact-specified |
-# | Cosine router, parameters | as slow as $O_P(1/\log^\tau n)$, whatever the experts, through a PDE among the router's parameters; in our reconstruction the theorem is about the Voronoi loss of the parameters $(\beta_{1i}, \eta_i)$ themselves | raw parameters: the loss does not fall (slope {seeds}`7` on seeds 0–9) because the key's norm is not identifiable, and where it stays is set by the starting jitter; the fit keeps its starting error in the norm ({seeds}`9`). Identifiable part (key directions): slope {seeds}`8`, so the paper's slow rate is **not reproduced** on it |
-# | Perturbed router, exact-specified | $\mathcal D = O_P(\sqrt{\log n / n})$ | slope {seeds}`6` on seeds 0–9 for $n$ from 500 to 32 000; {paper-preset}`6` in the `paper` preset (to 128 000), where the cosine router's is {paper-preset}`7` |
-# | Perturbed router, over-specified | the same rate; split atoms at $(\log n/n)^{1/4}$ | **inconclusive** at our scale ($n$ from 500 to 8000, $k = 3$, parameters bounded): slope {glue:}`pcr_over_b_perturbed` (bootstrap sd {glue:}`pcr_over_sd_perturbed`) in this run, against the cosine router's {glue:}`pcr_over_b_cosine` (sd {glue:}`pcr_over_sd_cosine`); the regression error falls at $n^{-1/2}$ (worst slope {seeds}`11`) |
-# | Linear router | reference (its rates are the subject of earlier work) | slope {seeds}`10`, like the perturbed router |
+# | Cosine router, parameters | as slow as $O_P(1/\log^\tau n)$, whatever the experts, through a PDE among the router's parameters; in our reconstruction the theorem is about the Voronoi loss of the parameters $(\beta_{1i}, \eta_i)$ themselves | raw parameters: the key's norm is not identifiable (the fit keeps its starting error in it, by scale invariance), so the raw loss has no rate at all and where it stays is set by the starting jitter; that is not the paper's slow convergence. Identifiable part (key directions): slope {seeds}`7`, so the paper's slow rate is **not reproduced** on it. The perturbation restores the norm: the perturbed fit keeps {seeds}`8` of its starting error |
+# | Perturbed router, exact-specified | $\mathcal D = O_P(\sqrt{\log n / n})$ | slope {seeds}`6` on seeds 0–9 for $n$ from 500 to 32 000; {paper-preset}`6` in the `paper` preset (to 128 000), where the cosine router's direction-only loss has slope {paper-preset}`7` |
+# | Perturbed router, over-specified | the same rate; split atoms at $(\log n/n)^{1/4}$ | **inconclusive** at our scale ($n$ from 500 to 8000, $k = 3$, parameters bounded): slope {glue:}`pcr_over_b_perturbed` (bootstrap sd {glue:}`pcr_over_sd_perturbed`) in this run, against the cosine router's {glue:}`pcr_over_b_cosine` (sd {glue:}`pcr_over_sd_cosine`); the regression error falls at $n^{-1/2}$ (worst slope {seeds}`10`) |
+# | Linear router | reference (its rates are the subject of earlier work) | slope {seeds}`9`, like the perturbed router |
 # | Scale | synthetic simulations (grid, repetitions not available to us) and real-data language modelling and domain generalisation | synthetic only; $n \le 32\,000$ (the `paper` preset $128\,000$, {paper-preset}`runtime`), 10 data sets per point |
 #
-# The exact-specified experiment reproduces the paper's contrast and locates its cause. In our
-# reconstruction the cosine router's slow rate is the strongest form of the paper's statement:
-# the norm of each key is not identifiable at all, so the raw parameters do not converge, and
-# on a finite sample this looks exactly like the flat curve a $1/\log^\tau n$ rate would draw.
-# The paper's theorem, as far as we can reconstruct it (this group defines its Voronoi losses
-# on the parameters $(\beta_{1i}, \eta_i)$ themselves, as in {eq}`eq-pcr-voronoi`), is about the
-# loss of the raw parameters, and on that loss our result agrees with it, in the extreme form
-# of no convergence. On the identifiable part, the
-# key directions, the paper's slow rate is not reproduced: the direction-only loss converges at
-# $n^{-1/2}$. Whether the paper's lower bound applies to directions too, so that a slower rate
-# would appear on other instances or at larger $n$, we could not check without its text.
+# The exact-specified experiment shows the paper's contrast and locates its cause, but it does
+# not reproduce the paper's rate. In our reconstruction the norm of each cosine key is not
+# identifiable at all: the raw parameters do not converge, which is not a slow rate, since a
+# rate of $1/\log^\tau n$ presupposes convergence. The paper's theorem, as far as we can
+# reconstruct it (this group defines its Voronoi losses on the parameters $(\beta_{1i}, \eta_i)$
+# themselves, as in {eq}`eq-pcr-voronoi`), is about the loss of the raw parameters; on a finite
+# sample their flat curve looks like a slow rate, but its level is the start's. On the
+# identifiable part, the key directions, the paper's slow rate is not reproduced: the
+# direction-only loss converges at $n^{-1/2}$. Whether the paper's lower bound applies to
+# directions too, so that a slower rate would appear on other instances or at larger $n$, we
+# could not check without its text.
 #
 # (pcr-over-discussion)=
 # ### The over-specified fits
@@ -1076,8 +1081,8 @@ claims.report()
 # {glue:}`pcr_over_cap_perturbed`% of the perturbed router's over-specified fits and
 # {glue:}`pcr_over_cap_cosine`% of the cosine router's still stop at the cap of
 # `over_iterations` steps, because the curvature vanishes where two atoms share a true expert.
-# The spread is not the solver's: with a third of the steps more fits stop at the cap and the
-# slopes barely move (*Try it*). It comes from the data: the Voronoi loss of a split atom
+# So few fits stop at the cap that the spread is not mainly the solver's. It comes from the data:
+# the Voronoi loss of a split atom
 # varies widely between data sets, because the two halves can trade weight against position,
 # and the split atoms' $n^{-1/4}$ rate needs larger $n$ before the loss is in its asymptotic
 # regime.
@@ -1088,21 +1093,19 @@ claims.report()
 #
 # * `-p tau=0.1`: the perturbed router moves towards the cosine router. Its Fisher information
 #   (table in {ref}`pcr-choices`) doubles the asymptotic parameter error; the Voronoi loss still
-#   falls like $n^{-1/2}$, but the fit now corrects less of the error in the key's norm (on seed
-#   0, 0.13 of it survives at $n = 32\,000$ instead of 0.03).
+#   falls like $n^{-1/2}$, but the fit now corrects less of the error in the key's norm (compare
+#   the kept fraction in the claims table with the default's).
 # * `-p noise_sd=0.2`: sixteen times less effective data ($n/\sigma^2$). Every curve in
 #   {numref}`fig-pcr-regression` and the perturbed and linear curves in {numref}`fig-pcr-voronoi`
-#   rise about four-fold and keep their slopes, but the cosine router's floor, set by where the
-#   fit started, does not move: the gap at the largest $n$ shrinks to about 3× and the five-fold
-#   claim fails. The contrast needs enough data for the identifiable part to fall below the floor.
-# * `-p over_iterations=1000`: a third of the over-specified steps. On seed 0, 10% (perturbed)
-#   and 17% (cosine) of the over-specified fits then stop at the cap instead of
-#   {glue:}`pcr_over_cap_perturbed`% and {glue:}`pcr_over_cap_cosine`%, and the over-specified
-#   Voronoi-loss slopes barely move (−0.47 and −0.19 instead of {glue:}`pcr_over_b_perturbed`
-#   and {glue:}`pcr_over_b_cosine`): the solver's cap is not what makes that rate inconclusive.
+#   rise and keep their slopes, but the cosine router's floor, set by where the fit started, does
+#   not move, and the gap at the largest $n$ shrinks. The contrast needs enough data for the
+#   identifiable part to fall below the floor.
+# * `-p over_iterations=1000`: a third of the over-specified steps. More of the over-specified
+#   fits stop at the cap (the share is printed beside the slopes); compare the over-specified
+#   Voronoi-loss slopes with the default's {glue:}`pcr_over_b_perturbed` and
+#   {glue:}`pcr_over_b_cosine`, to see how much of their spread is the solver's.
 # * `-p init_sd=0.1`: a third of the default jitter. The cosine router's raw Voronoi loss at
-#   $n = 32\,000$ falls with it (on seed 0 to about four times the perturbed router's), and the
-#   five-fold part of the non-identifiability claim fails: where the loss stays is the start's.
+#   $n = 32\,000$ falls with it: where the loss stays is the start's.
 # * `-p init_sd=0.0`: every fit starts at the truth. The cosine router's key then has the right
-#   norm from the start, its Voronoi loss falls like the others and the non-identifiability
-#   claim fails: the slow rate is entirely the norm the data cannot pin down.
+#   norm from the start, and its raw Voronoi loss falls like the others: the flat curve is
+#   entirely the norm the data cannot pin down.
