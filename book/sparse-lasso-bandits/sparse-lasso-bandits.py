@@ -25,9 +25,12 @@
 # prove it only when the contexts of *all* arms are diverse. Is it enough that the contexts of
 # the *optimal* arm are well spread, if the learner samples at random for a short while and then
 # keeps refitting a weighted Lasso on all its data (FS-WLasso)? We run FS-WLasso against three
-# Lasso baselines in a setting where the earlier assumptions hold and in one where they fail,
-# and measure how its regret grows with $d$. The defaults ($d = 100$, $T = 1000$, 24 replicates
-# in setting A and 48 in setting B, five dimensions up to 400) run in under a minute on one CPU core;
+# Lasso baselines in three settings: one where the earlier assumptions hold (A), and two with
+# fixed arms where they fail, one in which a fixed arm is usually optimal (B, a trap for
+# greedy learners) and one in which the fixed arms are suboptimal (C, the paper's instance as
+# its description reads). We also measure how FS-WLasso's regret after its forced phase grows
+# with $d$. The defaults ($d = 100$, $T = 1000$; 24 problems in A, 48 + 128 in B, 24 in C;
+# five dimensions up to 400) run in under a minute on two CPU cores;
 # `make run CHAPTER=sparse-lasso-bandits PRESET=paper` doubles the horizon and the replicates
 # and goes up to $d = 800$.
 # ```
@@ -51,9 +54,9 @@
 # regret is $\mathrm{poly}\log(dT)$ under it, and report that FS-WLasso beats the earlier
 # algorithms in simulations, in particular when the suboptimal arms' features are fixed. Here we
 # test three things: (i) does FS-WLasso have the lowest regret, both when the earlier
-# assumptions hold (setting A) and when they fail (setting B); (ii) in setting B, do baselines
-# that rely on diversity suffer linear regret while FS-WLasso's flattens; (iii) does FS-WLasso's
-# regret grow at most logarithmically in $d$.
+# assumptions hold (setting A) and when they fail (settings B and C); (ii) with fixed arms, do
+# baselines that rely on diversity suffer linear regret while FS-WLasso's flattens; (iii) does
+# FS-WLasso's regret after its forced phase grow at most logarithmically in $d$.
 #
 # ## The setting and the theorem
 #
@@ -111,7 +114,7 @@
 #
 # Diversity implies (a), because the conditions used earlier make every arm, and so the optimal
 # one, carry a multiple of $\bar\Sigma$ {cite:p}`lee2025lasso`. The converse fails, and the example
-# that shows it is the one we simulate as setting B.
+# that shows it is the one we simulate in settings B and C.
 #
 # ```{prf:proposition} Fixed suboptimal arms: optimal-arm compatibility without diversity
 # :label: slb-prop-fixed
@@ -135,17 +138,20 @@
 # $\phi^2(\Sigma, S_0) \ge \lambda_{\min}(\Sigma)$.
 # ```
 #
-# Why greedy can fail here: if its first estimates make a fixed arm look best, it plays that arm
-# again and again. A single repeated vector $v$ teaches the Lasso one number, $v^\top\beta^\star$, and
-# the $\ell_1$ penalty explains it with one coordinate, $\hat\beta \approx (v^\top\beta^\star / v_j) e_j$
-# with $j = \arg\max_j |v_j|$. With $|v_j| \approx 2.5$ for $d = 100$, the fresh arm's estimated value
+# Why greedy can fail here, when a fixed arm is the best one in most rounds: if its first
+# estimates make a fixed arm look best, it plays that arm again and again. A single repeated
+# vector $v$ teaches the Lasso one number, $v^\top\beta^\star$, and the $\ell_1$ penalty explains
+# it with one coordinate, $\hat\beta \approx (v^\top\beta^\star / v_j) e_j$ with
+# $j = \arg\max_j |v_j|$. With $|v_j| \approx$ {glue:}`v_max` for $d = 100$ (measured below), the
+# fresh arm's estimated value
 # $x_{t,1,j}\, v^\top\beta^\star / v_j$ rarely beats $v^\top\beta^\star$, so the fresh arm is rarely tried,
 # even in the rounds where it is optimal, and nothing new is learned: linear regret.
 #
 # ```{prf:definition} FS-WLasso (forced sampling, then greedy on a weighted Lasso)
 # :label: slb-def-fswlasso
 #
-# Parameters $M_0$ (forced rounds), a weight $w \ge 1$ and a schedule $\lambda_t$.
+# Parameters $M_0$ (forced rounds), a weight $w > 0$ ($w > 1$ up-weights the forced rounds)
+# and a schedule $\lambda_t$.
 # For $t \le M_0$ pick $a_t$ uniformly at random. For $t > M_0$ pick
 # $a_t = \arg\max_a x_{t,a}^\top \hat\beta_{t-1}$, where, with weights $\omega_s = w$ for $s \le M_0$
 # and $\omega_s = 1$ after,
@@ -190,21 +196,24 @@
 # **Where this chapter departs from the paper.** The paper's pseudo-code, its experimental
 # constants and its code were not available to us; these settings are ours.
 # * **Forced sampling** picks arms uniformly at random for $M_0 = \lceil 4\, s_0 \log d \rceil$ rounds
-#   (93 at $d = 100$). The theorem's $M_0$ has the same $\log d$ dependence but unknown constants.
-# * **Weight** $w = \sqrt{\tau/M_0}$ with $\tau = T$, the largest value our derivation above
-#   allows without loss. The research notes give the form $\sqrt{\tau/M_0}$, which we could not check
-#   against the paper.
+#   ({glue:}`M0` at $d = 100$): the theorem's $\log d$ dependence, with our constant.
+# * **Weight** $w = \sqrt{\tau/M_0}$ with $\tau = T$, the largest value the derivation above
+#   allows without loss.
 # * **Penalty** $\lambda_t = \lambda_0\, \sigma \sqrt{\log d \sum_{s \le t} \omega_s^2}\,/\,t$ with
 #   $\lambda_0 = 1$: the standard deviation of the weighted noise term, times $\sqrt{\log d}$. All
 #   Lasso methods use the same schedule (with $\omega_s = 1$ when there are no forced rounds).
 # * The Lasso is refitted every 10 rounds (and at the end of forced sampling), not every round,
-#   by warm-started coordinate descent stopped when no coefficient moves by more than $10^{-4}$
-#   (at most 50 sweeps).
-# * **Settings.** A: $K = 10$ arms, all with fresh contexts $\mathcal N(0, \Sigma)$,
-#   $\Sigma_{ij} = 0.5^{|i-j|}$. B: arm 1 fresh as in A, arms $2..K$ fixed, drawn once per replicate
-#   from the same $\mathcal N(0,\Sigma)$ ({prf:ref}`slb-prop-fixed`). $\beta^\star$ has $s_0 = 5$
-#   entries uniform on $[-1, 1]$ at random positions, scaled to unit norm; noise
-#   $\mathcal N(0, 0.5^2)$; $d = 100$, $T = 1000$.
+#   warm-started, to a KKT violation of at most $10^{-3}\lambda_t$. Greedy choices break ties
+#   between arms at random (every arm scores 0 while an estimate is 0, as at the start).
+# * **Settings.** $K = 10$ arms; contexts $\mathcal N(0, \Sigma)$ with $\Sigma_{ij} = 0.5^{|i-j|}$;
+#   $\beta^\star$ has $s_0 = 5$ entries uniform on $[-1, 1]$ at random positions, scaled to unit
+#   norm; noise $\mathcal N(0, 0.5^2)$; $d = 100$, $T = 1000$. A: every arm fresh each round.
+#   B: arm 1 fresh, arms $2..K$ fixed, drawn once per problem from the same distribution
+#   ({prf:ref}`slb-prop-fixed`); one fixed arm is then optimal in most rounds, so B is a trap
+#   for greedy learners, not the paper's instance. C: as B, with the fixed arms moved along
+#   $\beta^\star$ until the best of them is one standard deviation of $x_{t,1}^\top\beta^\star$
+#   below the fresh arm's mean: the fixed arms are the suboptimal ones, as the paper describes
+#   its Fig. 2(ii), and the fresh arm is optimal in most rounds.
 # * **Baselines.** Greedy Lasso (the SA-Lasso bandit of {cite:t}`oh2021sparsity`: $M_0 = 0$);
 #   TH-Lasso {cite:p}`ariu2022thresholded`: the same Lasso, thresholded at $4\lambda_t$, then least
 #   squares on the kept coordinates, greedy; ESTC-like explore-then-commit
@@ -219,15 +228,14 @@
 # All methods share one machine: a weighted Lasso on the sufficient statistics
 # $G_t = \sum_s \omega_s x_s x_s^\top$ and $b_t = \sum_s \omega_s y_s x_s$, since
 # {eq}`eq-slb-wlasso` equals $\tfrac12 \beta^\top (G_t/t) \beta - (b_t/t)^\top\beta + \lambda_t\|\beta\|_1$
-# up to a constant. Coordinate descent minimises it one coordinate at a time in closed form,
-# $\beta_j \leftarrow \mathrm{soft}(c_j - (Q\beta)_j + Q_{jj}\beta_j,\ \lambda) / Q_{jj}$ with
-# $Q = G_t/t$, $c = b_t/t$. We keep $Q\beta$ up to date after each move, so a sweep costs $O(d^2)$
-# whatever the number of samples, and we run all methods and replicates as one batch. After a
-# full sweep, the following sweeps visit only the coordinates that are non-zero in some problem
-# of the batch, until nothing moves; then a full sweep checks.
+# up to a constant, with $Q = G_t/t$ and $c = b_t/t$. A proximal-gradient step on it,
+# $\beta \leftarrow \mathrm{soft}(\beta + \eta\,(c - Q\beta),\ \eta\lambda)$, costs one mat-vec
+# whatever the number of samples, so all methods and replicates run as one batch of
+# mat-vecs, and the solution is certified by the Lasso's optimality (KKT) conditions.
 
 # %% tags=["parameters"]
 seed = 0
+control = "none"  # or a deliberately wrong variant named in controls.yaml
 device = "cpu"  # numpy only; the device just has to be valid
 progress = False
 dim = 100  # d, the ambient dimension
@@ -243,8 +251,13 @@ threshold_factor = 4.0  # TH-Lasso keeps |beta_j| at least threshold_factor * la
 refit_every = 10  # rounds between Lasso refits
 n_replicates = 24  # independent problems in setting A (batched)
 n_replicates_b = 48  # problems in setting B: its spread is wider (the trap)
+pool_replicates = 128  # extra setting-B problems for the four methods, paired
+n_replicates_c = 24  # problems in setting C
+fixed_margin = 1.0  # setting C: best fixed arm this many sd below the fresh arm's mean
+forced_sweep = [0.5, 1.0]  # other forced_factor values run beside the default
 dims = [25, 50, 100, 200, 400]  # d grid of the dimension scan (FS-WLasso only)
-dim_replicates = 8  # problems per d in the dimension scan
+dim_replicates = 8  # problems per d in the dimension scan, setting A
+dim_replicates_b = 8  # problems per d in the dimension scan, setting B
 
 # %% tags=["hide-input"]
 try:
@@ -259,7 +272,10 @@ except ModuleNotFoundError:
 
 import time
 
+from typing import NamedTuple
+
 import numpy as np
+from myst_nb import glue
 from scipy.signal import lfilter
 
 
@@ -286,67 +302,115 @@ lib.check_int("n_replicates", n_replicates, low=4)
 lib.check_int("n_replicates_b", n_replicates_b, low=4)
 lib.check_int_list("dims", dims, low=2, min_len=3, increasing=True)
 lib.check_int("dim_replicates", dim_replicates, low=4)
+lib.check_int("dim_replicates_b", dim_replicates_b, low=4)
+lib.check_int("pool_replicates", pool_replicates, low=0)
+lib.check_int("n_replicates_c", n_replicates_c, low=4)
+lib.check_float("fixed_margin", fixed_margin, low=-3.0, high=3.0)
+for f in forced_sweep:
+    lib.check_float("forced_sweep entry", f, low=0.0, low_open=True)
+control = lib.check_control("sparse-lasso-bandits", control)
 
 
-def forced_rounds(d):
-    return int(np.ceil(forced_factor * sparsity * np.log(d)))
+def forced_rounds(d, factor=None):
+    factor = forced_factor if factor is None else factor
+    return int(np.ceil(factor * sparsity * np.log(d)))
 
 
-if forced_rounds(max(dim, *dims)) >= horizon // 2:
+longest = max(
+    forced_rounds(max(dim, *dims)), forced_rounds(dim, max(forced_sweep, default=0))
+)
+if longest >= horizon // 2:
     raise ValueError(
-        f"parameter `forced_factor` = {forced_factor!r} is invalid: the forced phase "
-        f"({forced_rounds(max(dim, *dims))} rounds) must end before horizon / 2"
+        f"parameters `forced_factor`, `forced_sweep` = {forced_factor!r}, "
+        f"{forced_sweep!r} are invalid: the longest forced phase "
+        f"({longest} rounds) must end before horizon / 2"
     )
-n_rep_max = max(n_replicates, n_replicates_b)
-gram_bytes = 8 * 3 * max(4 * n_rep_max * dim**2, dim_replicates * max(dims) ** 2)
+n_rep_max = max(n_replicates, n_replicates_b, n_replicates_c)
+n_methods = 5 + len(forced_sweep)
+gram_bytes = (
+    8
+    * 3
+    * max(
+        n_methods * n_rep_max * dim**2,
+        4 * pool_replicates * dim**2,
+        max(dim_replicates, dim_replicates_b) * max(dims) ** 2,
+    )
+)
 if gram_bytes > 8e9:
     raise ValueError(
         f"parameters `n_replicates(_b)`, `dim`, `dims`: the Gram matrices need "
         f"{gram_bytes / 1e9:.0f} GB (limit 8 GB); lower them"
     )
 rng, device = lib.setup(seed, device)
+tie_rng = np.random.default_rng([seed, 1])  # its own stream: problems stay the same
 
 
 # %% [markdown]
-# The solver. `Q` is a batch of matrices $G_t/t$, one per (method, replicate); `beta` is the warm
-# start and is overwritten.
+# The solver. `Q` is a batch of matrices $G_t/t$, one per (method, replicate), and `beta`
+# the warm start. Each pass computes the KKT violations of the whole batch with one batched
+# mat-vec, gathers for every problem its working set (its non-zero coordinates and those that
+# violate the optimality conditions, padded to the largest set in the batch), and solves the
+# problem restricted to that set by FISTA, accelerated proximal gradient with adaptive restart,
+# in which each step is one batched mat-vec and a soft-threshold. A pass ends when every
+# problem meets the conditions to `tol` times its $\lambda$; the next pass checks the full
+# problem again. Under the control `ridge`, the same calls return the ridge estimate
+# $(Q + \lambda I)^{-1} c$ instead: no $\ell_1$ penalty, no sparsity.
 
 # %%
 def soft_threshold(z, lam):
     return np.sign(z) * np.maximum(np.abs(z) - lam, 0.0)
 
 
-def cd_sweep(Q, c, lam, beta, Qbeta, diag, coords):
-    moved = 0.0
-    for j in coords:
-        z = c[:, j] - Qbeta[:, j] + diag[:, j] * beta[:, j]
-        new = soft_threshold(z, lam) / diag[:, j]  # diag = inf where unobserved
-        delta = new - beta[:, j]
-        step = np.abs(delta).max()
-        if step > 0:
-            Qbeta += Q[:, j, :] * delta[:, None]  # Q is symmetric
-            beta[:, j] = new
-            moved = max(moved, step)
-    return moved
+def matvec(Q, v):
+    return (Q @ v[..., None])[..., 0]
 
 
-def lasso_cd(Q, c, lam, beta, tol=1e-4, max_sweeps=50):
-    """Batched min_b 1/2 b'Qb - c'b + lam |b|_1, warm-started at `beta`."""
-    diag = np.einsum("bjj->bj", Q).copy()
-    diag[diag <= 1e-12] = np.inf
-    Qbeta = np.einsum("bij,bj->bi", Q, beta)
-    sweeps, all_coords = 0, range(Q.shape[-1])
-    while sweeps < max_sweeps:
-        moved = cd_sweep(Q, c, lam, beta, Qbeta, diag, all_coords)
-        sweeps += 1
-        if moved < tol:
+def kkt_violations(Q, c, lam, beta):
+    """Per coordinate: how far beta is from the Lasso's optimality conditions, / lam."""
+    grad = c - matvec(Q, beta)
+    off = np.maximum(np.abs(grad) - lam[:, None], 0.0)
+    on = np.abs(grad - lam[:, None] * np.sign(beta))
+    return np.where(beta != 0, on, off) / lam[:, None]
+
+
+def fista(Q, c, lam, x, tol, max_iter, check=10):
+    # step 1 / L with L >= the largest eigenvalue of Q: the smaller of Q's trace and its
+    # largest absolute row sum, both upper bounds for a positive semi-definite matrix
+    lipschitz = np.minimum(np.trace(Q, axis1=1, axis2=2), np.abs(Q).sum(2).max(1))
+    step = 1.0 / (lipschitz + 1e-12)[:, None]
+    y, t, lam_c = x.copy(), np.ones((len(x), 1)), lam[:, None]
+    for _ in range(0, max_iter, check):
+        for _ in range(check):
+            x_new = soft_threshold(y + step * (c - matvec(Q, y)), step * lam_c)
+            t_new = (1 + np.sqrt(1 + 4 * t**2)) / 2
+            restart = ((y - x_new) * (x_new - x)).sum(1, keepdims=True) > 0
+            y = np.where(restart, x_new, x_new + (t - 1) / t_new * (x_new - x))
+            t, x = np.where(restart, 1.0, t_new), x_new
+        if kkt_violations(Q, c, lam, x).max() <= tol:
             break
-        active = np.flatnonzero((beta != 0).any(0))
-        while sweeps < max_sweeps:
-            moved = cd_sweep(Q, c, lam, beta, Qbeta, diag, active)
-            sweeps += 1
-            if moved < tol:
-                break
+    return x
+
+
+def lasso_fit(Q, c, lam, beta, tol=1e-3, max_iter=5000, max_passes=30):
+    """Batched min_b 1/2 b'Qb - c'b + lam |b|_1, warm-started at `beta`."""
+    if control == "ridge":  # the l1 penalty replaced by (lam / 2) |b|^2
+        eye = np.eye(Q.shape[-1])
+        return np.linalg.solve(Q + lam[:, None, None] * eye, c[..., None])[..., 0]
+    rows = np.arange(len(Q))[:, None]
+    for _ in range(max_passes):
+        viol = kkt_violations(Q, c, lam, beta)
+        if viol.max() <= tol:
+            break
+        work = (beta != 0) | (viol > tol)
+        idx = np.argsort(~work, axis=1, kind="stable")[:, : work.sum(1).max()]
+        valid = np.take_along_axis(work, idx, 1)
+        Qw = Q[rows[:, :, None], idx[:, :, None], idx[:, None, :]]
+        Qw *= valid[:, :, None] & valid[:, None, :]
+        cw = np.take_along_axis(c, idx, 1) * valid
+        bw = np.take_along_axis(beta, idx, 1) * valid
+        bw = fista(Qw, cw, lam, bw, tol / 2, max_iter)
+        beta = np.zeros_like(beta)
+        np.put_along_axis(beta, idx, bw * valid, 1)
     return beta
 
 
@@ -356,30 +420,25 @@ def lasso_cd(Q, c, lam, beta, tol=1e-4, max_sweeps=50):
 # where $\beta_j \neq 0$.
 
 # %%
-def kkt_violation(Q, c, lam, beta):
-    grad = c - np.einsum("bij,bj->bi", Q, beta)
-    off = np.maximum(np.abs(grad) - lam[:, None], 0.0)
-    on = np.abs(grad - lam[:, None] * np.sign(beta))
-    return np.where(beta != 0, on, off).max() / lam.max()
-
-
 Xk = lfilter([1.0], [1.0, -0.5], rng.standard_normal((8, 60, 2 * dim)), axis=-1)
 Qk = np.einsum("bni,bnj->bij", Xk, Xk) / 60
 ck = np.einsum("bni,bn->bi", Xk, Xk[:, :, :3].sum(-1) + rng.standard_normal((8, 60)))
 lam_k = np.full(8, 0.1)
-beta_k = lasso_cd(
-    Qk, ck / 60, lam_k, np.zeros((8, 2 * dim)), tol=1e-10, max_sweeps=2000
-)
-kkt_gap = kkt_violation(Qk, ck / 60, lam_k, beta_k)
-print(f"KKT violation / lambda with n = 60 < d = {2 * dim}: {kkt_gap:.0e}")
+beta_k = lasso_fit(Qk, ck / 60, lam_k, np.zeros((8, 2 * dim)), tol=1e-9, max_iter=50000)
+kkt_gap = kkt_violations(Qk, ck / 60, lam_k, beta_k).max()
+kkt_order = 10.0 ** np.ceil(np.log10(kkt_gap))  # printed as a bound: CPU-independent
+print(f"KKT violation / lambda with n = 60 < d = {2 * dim}: below {kkt_order:.0e}")
 
 
 # %% [markdown]
 # The bandit loop. Contexts come from an AR(1) filter, which has exactly the covariance
-# $\rho^{|i-j|}$ and uses no BLAS, so every CPU draws the same numbers. Each method is a triple
-# (forced rounds, weight, mode): `"lasso"` refits on all data, `"frozen"` stops fitting when the
-# forced rounds end (ESTC-like), `"thresh"` plays least squares on the coordinates where the Lasso
-# is at least `threshold_factor` $\cdot\lambda_t$ (TH-Lasso). All methods in a batch see the same
+# $\rho^{|i-j|}$ and uses no BLAS, so every CPU draws the same numbers. Each method is a
+# `Method` (forced rounds, weight, mode): `"lasso"` refits on all data, `"frozen"` stops fitting
+# when the forced rounds end (ESTC-like; after its first fit if it has no forced rounds),
+# `"thresh"` plays least squares on the coordinates where the Lasso is at least
+# `threshold_factor` $\cdot\lambda_t$ (TH-Lasso). In setting C, `make_problem` moves the fixed
+# arms along $\beta^\star$ by the amount that puts the best of them `fixed_margin` standard
+# deviations of the fresh arm's mean reward below zero. All methods in a batch see the same
 # contexts, noise and forced-arm draws.
 
 # %%
@@ -389,22 +448,37 @@ def draw_contexts(shape):
     return lfilter([np.sqrt(1 - feature_corr**2)], [1.0, -feature_corr], z, axis=-1)
 
 
-def make_problem(d, n_rep):
+def make_problem(d, n_rep, setting):
     beta_star = np.zeros((n_rep, d))
     for r in range(n_rep):
         support = rng.choice(d, sparsity, replace=False)
         beta_star[r, support] = rng.uniform(-1, 1, sparsity)
     beta_star /= np.linalg.norm(beta_star, axis=1, keepdims=True)
-    return beta_star, draw_contexts((n_rep, n_arms - 1, d))  # fixed arms for setting B
+    fixed = draw_contexts((n_rep, n_arms - 1, d))  # fixed arms of settings B and C
+    if setting == "C":  # move them along beta_star, below the fresh arm's mean
+        lag = np.abs(np.subtract.outer(np.arange(d), np.arange(d)))
+        sd = np.sqrt(np.einsum("ri,ij,rj->r", beta_star, feature_corr**lag, beta_star))
+        best = np.einsum("rkd,rd->rk", fixed, beta_star).max(1)
+        fixed -= (best + fixed_margin * sd)[:, None, None] * beta_star[:, None, :]
+    return beta_star, fixed
+
+
+class Method(NamedTuple):
+    forced: int  # M0, rounds of uniform forced sampling
+    weight: float  # w, the weight of the forced rounds in the Lasso
+    mode: str  # "lasso", "frozen" or "thresh"
+
+
+fit_gap = []  # KKT violation / lambda of every batched refit in the bandit runs
 
 
 def run_bandits(setting, d, methods, n_rep, desc=""):
     """Per-round regret [method, replicate, round] and diagnostics for one setting."""
     A, R, T = len(methods), n_rep, horizon
-    forced = np.array([m[0] for m in methods])
-    weight = np.array([m[1] for m in methods], float)
-    mode = np.array([m[2] for m in methods])
-    beta_star, fixed_arms = make_problem(d, R)
+    forced = np.array([m.forced for m in methods])
+    weight = np.array([m.weight for m in methods], float)
+    mode = np.array([m.mode for m in methods])
+    beta_star, fixed_arms = make_problem(d, R, setting)
     G, b = np.zeros((A, R, d, d)), np.zeros((A, R, d))
     fit, play = np.zeros((A, R, d)), np.zeros((A, R, d))
     regret, arms = np.zeros((A, R, T)), np.zeros((A, R, T), np.int8)
@@ -416,14 +490,16 @@ def run_bandits(setting, d, methods, n_rep, desc=""):
     for end in lib.progress(ends, enabled=progress, desc=desc):
         n = end - start
         X = draw_contexts((n, R, n_arms, d))
-        if setting == "B":
+        if setting in ("B", "C"):
             X[:, :, 1:, :] = fixed_arms[None]
         mean = np.einsum("nrkd,rd->nrk", X, beta_star)
         y_all = mean + noise_sd * rng.standard_normal((n, R, n_arms))
         random_arm = rng.integers(0, n_arms, (n, R))
         xs, ys, ws = np.zeros((A, R, n, d)), np.zeros((A, R, n)), np.zeros((A, n))
         for i, t in enumerate(range(start, end)):
-            greedy = np.einsum("rkd,ard->ark", X[i], play).argmax(-1)
+            score = np.einsum("rkd,ard->ark", X[i], play)
+            top = score == score.max(-1, keepdims=True)  # ties broken at random
+            greedy = np.where(top, tie_rng.random(score.shape), -1.0).argmax(-1)
             is_forced = t < forced
             arm = np.where(is_forced[:, None], random_arm[i][None], greedy)
             regret[:, :, t] = mean[i].max(-1) - mean[i][reps, arm]
@@ -441,11 +517,17 @@ def run_bandits(setting, d, methods, n_rep, desc=""):
             * np.sqrt(np.log(d) * (weight**2 * m + end - m))
             / end
         )
-        refit = (mode != "frozen") | (end <= forced)
-        Q, c = (G[refit] / end).reshape(-1, d, d), (b[refit] / end).reshape(-1, d)
-        lam_b = np.repeat(lam[refit], R)
-        fit[refit] = lasso_cd(Q, c, lam_b, fit[refit].reshape(-1, d)).reshape(-1, R, d)
-        play[refit] = fit[refit]
+        if control == "lambda-x30":
+            lam = 30 * lam
+        # "frozen" fits up to the end of its forced phase (at least once), then stops
+        refit = (mode != "frozen") | (end <= np.maximum(forced, refit_every))
+        if refit.any():
+            Q, c = (G[refit] / end).reshape(-1, d, d), (b[refit] / end).reshape(-1, d)
+            lam_b = np.repeat(lam[refit], R)
+            new = lasso_fit(Q, c, lam_b, fit[refit].reshape(-1, d))
+            fit_gap.append(kkt_violations(Q, c, lam_b, new).max())
+            fit[refit] = new.reshape(-1, R, d)
+            play[refit] = fit[refit]
         for a in np.flatnonzero(mode == "thresh"):  # least squares on the kept support
             keep = np.abs(fit[a]) >= threshold_factor * lam[a]
             both = keep[:, :, None] & keep[:, None, :]
@@ -459,39 +541,56 @@ def run_bandits(setting, d, methods, n_rep, desc=""):
 # %% [markdown]
 # ## The experiment
 #
-# Four methods, both settings, the same problems for every method. FS-WLasso's weight is
-# $w = \sqrt{\tau/M_0}$.
+# Four methods, three settings, the same problems for every method. FS-WLasso's weight is
+# $w = \sqrt{\tau/M_0}$. Beside them run, on the same problems of settings A and B, FS-WLasso
+# with $w = 1$ (the forced rounds not up-weighted) and FS-WLasso with the other forced-phase
+# lengths of `forced_sweep`.
 
 # %%
+def fs_wlasso(d, factor=None, weighted=True):
+    """FS-WLasso as a Method, as the control leaves it."""
+    m0 = 0 if control == "no-forcing" else forced_rounds(d, factor)
+    w = np.sqrt(tau_factor * horizon / max(m0, 1)) if weighted else 1.0
+    return Method(m0, w, "lasso")
+
+
 M0 = forced_rounds(dim)
-w = np.sqrt(tau_factor * horizon / M0)
 METHODS = {
-    "FS-WLasso": (M0, w, "lasso"),
-    "Greedy Lasso (SA-Lasso)": (0, 1.0, "lasso"),
-    "TH-Lasso": (0, 1.0, "thresh"),
-    "ESTC-like": (M0, 1.0, "frozen"),
+    "FS-WLasso": fs_wlasso(dim),
+    "Greedy Lasso (SA-Lasso)": Method(
+        0, 1.0, "frozen" if control == "greedy-frozen" else "lasso"
+    ),
+    "TH-Lasso": Method(0, 1.0, "thresh"),
+    "ESTC-like": Method(M0, 1.0, "frozen"),
+    "FS-Lasso, w = 1": fs_wlasso(dim, weighted=False),
 }
+for f in forced_sweep:
+    METHODS[f"FS-WLasso, factor {f:g}"] = fs_wlasso(dim, f)
 names = list(METHODS)
+main = names[:4]  # the four methods compared in every setting
+w = METHODS["FS-WLasso"].weight
 print(
     f"d = {dim}, s0 = {sparsity}, K = {n_arms}, T = {horizon}: M0 = {M0}, w = {w:.2f}"
 )
 clock = time.perf_counter()
-n_reps = {"A": n_replicates, "B": n_replicates_b}
+n_reps = {"A": n_replicates, "B": n_replicates_b, "C": n_replicates_c}
+batch = {s: list(METHODS.values()) for s in ("A", "B")}
+batch["C"] = [METHODS[name] for name in main]
 runs = {
-    s: run_bandits(s, dim, list(METHODS.values()), n_reps[s], desc=f"setting {s}")
-    for s in ("A", "B")
+    s: run_bandits(s, dim, batch[s], n_reps[s], desc=f"setting {s}")
+    for s in ("A", "B", "C")
 }
 print(
-    f"{len(names)} x ({n_replicates} + {n_replicates_b}) bandit runs: "
-    f"{time.perf_counter() - clock:.1f} s wall-clock"
+    f"{len(names)} x ({n_replicates} + {n_replicates_b}) + 4 x {n_replicates_c} "
+    f"bandit runs: {time.perf_counter() - clock:.1f} s wall-clock"
 )
 
 # %% [markdown]
 # The table gives the final regret $\mathrm{Reg}(T)$ (mean ± one standard error over the
-# replicates) and the mean regret per round in the first and the second half of the horizon,
-# in units of $r_{\mathrm{unif}}$, the per-round regret of picking arms at random. A method with
-# $\log T$-type regret has a second-half rate far below its first-half rate; a method with linear
-# regret has the two about equal.
+# replicates), the part of it paid after the forced phase, and the mean regret per round in
+# the first and the second half of the horizon, in units of $r_{\mathrm{unif}}$, the per-round
+# regret of picking arms at random. A method with $\log T$-type regret has a second-half rate
+# far below its first-half rate; a method with linear regret has the two about equal.
 
 # %%
 half = horizon // 2
@@ -499,23 +598,35 @@ summary = {}
 for s, run in runs.items():
     r_unif = run["uniform"].mean()
     cum = run["regret"].sum(-1)  # [method, replicate]
+    after = np.array(
+        [run["regret"][a, :, m.forced :].sum(-1) for a, m in enumerate(batch[s])]
+    )
     first = run["regret"][:, :, :half].mean((1, 2)) / r_unif
     last = run["regret"][:, :, half:].mean((1, 2)) / r_unif
-    summary[s] = dict(cum=cum, first=first, last=last, r_unif=r_unif)
+    summary[s] = dict(cum=cum, after=after, first=first, last=last, r_unif=r_unif)
     print(f"setting {s}: r_unif = {r_unif:.2f} per round")
-    for a, name in enumerate(names):
+    for a, name in enumerate(names[: len(batch[s])]):
         mean, se = cum[a].mean(), cum[a].std(ddof=1) / np.sqrt(n_reps[s])
         print(
-            f"  {name:>24}: Reg(T) = {mean:6.1f} ± {se:4.1f} | per-round rate"
-            f" {first[a]:.3f} -> {last[a]:.3f} r_unif"
+            f"  {name:>24}: Reg(T) = {mean:6.1f} ± {se:4.1f}, after forcing "
+            f"{after[a].mean():6.1f} | rate {first[a]:.3f} -> {last[a]:.3f} r_unif"
         )
 
-# %% mystnb={"figure": {"caption": "Cumulative regret against the round (mean over the replicates, band \u00b12 standard errors). Left, setting A (all arms fresh); right, setting B (all but one arm fixed). FS-WLasso pays for its forced rounds first, then flattens in both settings; in setting B greedy Lasso keeps growing linearly, and so, with a smaller slope, does explore-then-commit.", "name": "fig-sparse-lasso-bandits-regret"}} tags=["hide-input"]
-fig, axes = lib.subplots(1, 2, width=10.0, sharey=True)
+# %% [markdown]
+# {numref}`fig-sparse-lasso-bandits-regret` shows how the regret of the four methods
+# accumulates over the rounds in the three settings.
+
+# %% mystnb={"figure": {"caption": "Cumulative regret against the round (mean over the replicates, band \u00b12 standard errors). Left, setting A (all arms fresh); middle, setting B (all but one arm fixed, one fixed arm usually optimal); right, setting C (the fixed arms moved below the fresh arm's mean). The dotted vertical line is the end of the forced phase.", "name": "fig-sparse-lasso-bandits-regret"}} tags=["hide-input"]
+titles = {
+    "A": "A: all arms fresh",
+    "B": "B: fixed arms, one usually optimal",
+    "C": "C: fixed arms suboptimal",
+}
+fig, axes = lib.subplots(1, 3, width=12.0)
 rounds = np.arange(1, horizon + 1)
 for ax, (s, run) in zip(axes, runs.items()):
     cum = run["regret"].cumsum(-1)
-    for a, name in enumerate(names):
+    for a, name in enumerate(main):
         mean = cum[a].mean(0)
         se = cum[a].std(0, ddof=1) / np.sqrt(n_reps[s])
         ax.plot(rounds, mean, color=lib.PALETTE[a], label=name)
@@ -524,79 +635,296 @@ for ax, (s, run) in zip(axes, runs.items()):
         )
     ax.axvline(M0, color="0.5", ls=":", lw=1)
     ax.set_xlabel("round t")
-    ax.set_title(
-        f"setting {s}: " + ("fresh contexts" if s == "A" else "fixed suboptimal arms")
-    )
+    ax.set_title(titles[s])
+    ax.set_ylim(0, None)
 axes[0].set_ylabel("cumulative regret")
-axes[0].legend(loc="upper left")
+axes[1].legend(loc="upper left")
 lib.show(fig)
 
 # %% [markdown]
-# Why the baselines fail in setting B is visible in the arms they pull. The fresh arm is the
-# optimal one in a minority of rounds; in those rounds, how often does each method pick it?
+# Why the baselines fail in setting B is visible in the arms they pull. In setting B the
+# fresh arm is the optimal one only in the share $p$ of {prf:ref}`slb-prop-fixed` of the
+# rounds, {glue:}`fresh_share_B`% here; in setting C it is optimal in {glue:}`fresh_share_C`%.
+# In those rounds, how often does each method pick it?
 
 # %%
-run_b = runs["B"]
-fresh_best = run_b["best_arm"][:, half:] == 0  # [replicate, round], second half
-picked = (run_b["arms"][:, :, half:] == 0) & fresh_best[None]
-found = picked.sum((1, 2)) / fresh_best.sum()
-print(f"setting B: the fresh arm is optimal in {fresh_best.mean():.1%} of the rounds")
-for name, f in zip(names, found):
-    print(f"  {name:>24} picks it in {f:.0%} of those rounds (second half)")
+for s in ("B", "C"):
+    run = runs[s]
+    fresh_best = run["best_arm"][:, half:] == 0  # [replicate, round], second half
+    picked = (run["arms"][:4, :, half:] == 0) & fresh_best[None]
+    found = picked.sum((1, 2)) / fresh_best.sum()
+    fresh_share = (run["best_arm"] == 0).mean()
+    glue(f"fresh_share_{s}", round(100 * float(fresh_share), 1), display=False)
+    print(f"setting {s}: the fresh arm is optimal in {fresh_share:.1%} of the rounds")
+    for name, f in zip(main, found):
+        print(f"  {name:>24} picks it in {f:.0%} of those rounds (second half)")
+v_max = np.abs(make_problem(dim, 64, "B")[1]).max(-1).mean()
+glue("v_max", round(float(v_max), 1), display=False)
+print(f"largest |coordinate| of a fixed arm, d = {dim}: {v_max:.1f} on average")
+
 
 # %% [markdown]
-# The compatibility on the optimal arm is what FS-WLasso needs; the dimension only enters its
-# penalty and forced phase through $\log d$. We rerun FS-WLasso alone over a grid of
-# dimensions, with $M_0 = \lceil 4 s_0 \log d\rceil$ growing as the theory asks. We use setting A:
-# in setting B a few replicates per $d$ in which FS-WLasso's greedy phase starts badly make the
-# mean too noisy (standard errors of 10–25% in a first run) to read a $\log d$ trend within the
-# time budget.
+# In setting B a trapped replicate has a large regret, so the spread over problems is wide, and
+# we compare the four methods on `pool_replicates` further problems of setting B as well,
+# paired with the main run's: on each problem, the difference between FS-WLasso's regret and
+# a baseline's, with the standard error of the mean difference.
 
 # %%
+def paired(a, b):
+    """Mean and standard error of the paired differences a - b."""
+    diff = a - b
+    return diff.mean(), diff.std(ddof=1) / np.sqrt(diff.size)
+
+
+cum_b = summary["B"]["cum"][:4]
+if pool_replicates:
+    pool_methods = [METHODS[name] for name in main]
+    pooled = run_bandits("B", dim, pool_methods, pool_replicates, desc="pooled B")
+    cum_b = np.concatenate([cum_b, pooled["regret"].sum(-1)], axis=1)
+n_pool = cum_b.shape[1]
+pair_b = {}
+print(f"{n_pool} paired problems of setting B: FS-WLasso {cum_b[0].mean():.1f}")
+for a in (1, 2, 3):
+    pair_b[a] = paired(cum_b[0], cum_b[a])
+    diff = cum_b[0] - cum_b[a]
+    print(
+        f"  {main[a]:>24}: {cum_b[a].mean():6.1f}, ratio of means "
+        f"{cum_b[0].mean() / cum_b[a].mean():.2f}, FS-WLasso - it "
+        f"{pair_b[a][0]:7.1f} ± {pair_b[a][1]:4.1f} (median {np.median(diff):6.1f}, "
+        f"FS-WLasso lower on {(diff < 0).mean():.0%})"
+    )
+diff_th = cum_b[0] - cum_b[2]
+for a, key in ((1, "greedy"), (3, "estc")):
+    glue(f"diff_{key}_B", round(float(pair_b[a][0]), 1), display=False)
+    glue(f"diff_{key}_se_B", round(float(pair_b[a][1]), 1), display=False)
+for k, v in dict(
+    n_pool=n_pool,
+    ratio_th=round(float(cum_b[0].mean() / cum_b[2].mean()), 2),
+    diff_th=round(float(pair_b[2][0]), 1),
+    diff_se=round(float(pair_b[2][1]), 1),
+    z_th=round(float(pair_b[2][0] / pair_b[2][1]), 1),
+    median_th=round(float(np.median(diff_th)), 1),
+    share_th=round(100 * float((diff_th < 0).mean())),
+).items():
+    glue(k, v, display=False)
+
+# %% [markdown]
+# Setting C is where the paper's description of its Fig. 2(ii) puts the fixed arms: below the
+# fresh arm. There the arm a greedy learner plays most is the fresh one, whose contexts are
+# diverse, so greedy Lasso's own data carry the curvature the Lasso needs and nothing traps
+# it. FS-WLasso pays for its $M_0$ forced rounds at about the rate of random play; we split
+# each method's regret at round $M_0$.
+
+# %%
+reg_c = runs["C"]["regret"]  # [method, replicate, round]
+forced_c = reg_c[:, :, :M0].sum(-1)
+after_c = reg_c[:, :, M0:].sum(-1)
+r_unif_c = summary["C"]["r_unif"]
+print(
+    f"setting C, {n_replicates_c} problems, rounds 1..{M0} (FS-WLasso's forced phase) "
+    f"and {M0 + 1}..{horizon}; random play costs {r_unif_c:.2f} a round"
+)
+for a, name in enumerate(main):
+    print(
+        f"  {name:>24}: Reg(T) = {reg_c[a].sum(-1).mean():6.1f}, rounds <= M0 "
+        f"{forced_c[a].mean():6.1f}, after {after_c[a].mean():5.1f}"
+    )
+pair_c = paired(summary["C"]["cum"][0], summary["C"]["cum"][1])
+pair_c_after = paired(after_c[0], after_c[1])
+print(
+    f"FS-WLasso - greedy Lasso, paired: whole horizon {pair_c[0]:.1f} ± "
+    f"{pair_c[1]:.1f}, after round {M0} {pair_c_after[0]:.2f} ± {pair_c_after[1]:.2f}"
+)
+for k, v in dict(
+    fs_C=summary["C"]["cum"][0].mean(),
+    greedy_C=summary["C"]["cum"][1].mean(),
+    th_C=summary["C"]["cum"][2].mean(),
+    estc_C=summary["C"]["cum"][3].mean(),
+    ratio_C=summary["C"]["cum"][0].mean() / summary["C"]["cum"][1].mean(),
+    diff_C=pair_c[0],
+    diff_se_C=pair_c[1],
+    detect_C=2 * pair_c[1],
+    forced_fs_C=forced_c[0].mean(),
+    forced_greedy_C=forced_c[1].mean(),
+    forced_unif_C=M0 * r_unif_c,
+    after_fs_C=after_c[0].mean(),
+    after_greedy_C=after_c[1].mean(),
+    after_diff_C=pair_c_after[0],
+    after_diff_se_C=pair_c_after[1],
+).items():
+    glue(k, round(float(v), 1), display=False)
+
+# %% [markdown]
+# How much of FS-WLasso's regret is the forced phase, and what do the weight and the forced
+# phase's length change (settings A and B)? The forced rounds cost about $r_{\mathrm{unif}}$
+# each whatever the setting; what they buy shows after them.
+
+# %%
+sweep_rows = [0] + [names.index(f"FS-WLasso, factor {f:g}") for f in forced_sweep]
+sweep_m0 = np.array([METHODS[names[a]].forced for a in sweep_rows])
+order = np.argsort(sweep_m0)
+sweep_rows, sweep_m0 = np.array(sweep_rows)[order], sweep_m0[order]
+for s in ("A", "B"):
+    cum, after = summary[s]["cum"], summary[s]["after"]
+    print(f"setting {s}: greedy Lasso (M0 = 0) {cum[1].mean():.1f}")
+    for a, m0 in zip(sweep_rows, sweep_m0):
+        print(
+            f"  M0 = {m0:3d}: Reg(T) = {cum[a].mean():6.1f}, after forcing "
+            f"{after[a].mean():6.1f}"
+        )
+    for a in (0, 4):
+        print(
+            f"  {names[a]:>16}: Reg(T) = {cum[a].mean():6.1f} ± "
+            f"{cum[a].std(ddof=1) / np.sqrt(n_reps[s]):4.1f}"
+        )
+    dw = cum[0] - cum[4]
+    print(
+        f"  weighted - unweighted, paired: {dw.mean():.1f} ± "
+        f"{dw.std(ddof=1) / np.sqrt(dw.size):.1f}"
+    )
+    glue(f"w_diff_{s}", round(float(dw.mean()), 1), display=False)
+    glue(
+        f"w_diff_se_{s}",
+        round(float(dw.std(ddof=1) / np.sqrt(dw.size)), 1),
+        display=False,
+    )
+    glue(f"greedy_{s}", round(float(cum[1].mean()), 1), display=False)
+    glue(f"fs_{s}", round(float(cum[0].mean()), 1), display=False)
+    glue(f"fs_after_{s}", round(float(after[0].mean()), 1), display=False)
+glue("M0", int(M0), display=False)
+sweep_best = (
+    summary["A"]["cum"][sweep_rows].mean(1).min() / summary["A"]["cum"][1].mean()
+)
+glue("sweep_best_A", round(float(sweep_best), 2), display=False)
+m0_break = summary["A"]["cum"][1].mean() / summary["A"]["r_unif"]
+glue("m0_break_A", int(np.ceil(m0_break)), display=False)  # forcing alone costs more
+glue("w", round(float(w), 2), display=False)
+glue("M0_short", forced_rounds(dim, 1.0), display=False)
+glue("w_small", round(float(np.sqrt(0.03 * horizon / M0)), 1), display=False)
+
+# %% mystnb={"figure": {"caption": "FS-WLasso's regret at the horizon against the length M0 of its forced phase (mean \u00b12 standard errors), with the part paid after the forced phase (squares, dashed) and greedy Lasso's regret (M0 = 0, horizontal line). Left, setting A; right, setting B.", "name": "fig-sparse-lasso-bandits-m0"}} tags=["hide-input"]
+fig, axes = lib.subplots(1, 2, width=10.0)
+for ax, s in zip(axes, ("A", "B")):
+    cum, after = summary[s]["cum"], summary[s]["after"]
+    se = cum[sweep_rows].std(1, ddof=1) / np.sqrt(n_reps[s])
+    ax.errorbar(
+        sweep_m0,
+        cum[sweep_rows].mean(1),
+        yerr=2 * se,
+        marker="o",
+        capsize=3,
+        color=lib.PALETTE[0],
+        label="FS-WLasso, Reg(T)",
+    )
+    ax.plot(
+        sweep_m0,
+        after[sweep_rows].mean(1),
+        marker="s",
+        ls="--",
+        color=lib.PALETTE[0],
+        label="…after forcing",
+    )
+    ax.axhline(cum[1].mean(), color=lib.PALETTE[1], lw=1, label=names[1])
+    ax.set_xlabel("forced rounds M0")
+    ax.set_title(f"setting {s}")
+    ax.set_ylim(0, None)
+axes[0].set_ylabel(f"cumulative regret at T = {horizon}")
+axes[0].legend()
+lib.show(fig)
+
+
+# %% [markdown]
+# The compatibility on the optimal arm is what FS-WLasso needs; the dimension enters its
+# penalty and its forced phase through $\log d$. We rerun FS-WLasso alone over a grid of
+# dimensions, with $M_0 = \lceil 4 s_0 \log d\rceil$ growing as the theory asks, in settings
+# A and B. The forced phase costs about $M_0\, r_{\mathrm{unif}}$ whatever the estimator, so it
+# grows like $\log d$ by construction; the question is the regret *after* it, which is what the
+# Lasso's $\log d$ sample complexity should keep flat.
+
+# %%
+def slope_of_means(x, y, n_boot=2000):
+    """Slope of log(mean of y over replicates) against log x; its standard error
+    from resampling the replicates of each x independently. y: [replicate, x]."""
+    log_x = np.log(x) - np.log(x).mean()
+    boot = np.random.default_rng(seed)
+    picks = boot.integers(0, len(y), (n_boot, *y.shape))
+    means = np.concatenate([y.mean(0)[None], y[picks, np.arange(len(x))].mean(1)])
+    slopes = np.log(means) @ log_x / (log_x @ log_x)
+    return slopes[0], slopes[1:].std(ddof=1)
+
+
 clock = time.perf_counter()
 scan = {}
-for d in lib.progress(dims, enabled=progress, desc="dimensions"):
-    m0 = forced_rounds(d)
-    method = (m0, np.sqrt(tau_factor * horizon / m0), "lasso")
-    reg = run_bandits("A", d, [method], dim_replicates)["regret"][0]
-    scan[d] = dict(total=reg.sum(-1), forced=reg[:, :m0].sum(-1), m0=m0)
+reps_d = {"A": dim_replicates, "B": dim_replicates_b}
+for s in ("A", "B"):
+    for d in lib.progress(dims, enabled=progress, desc=f"dimensions, {s}"):
+        method = fs_wlasso(d)
+        run = run_bandits(s, d, [method], reps_d[s])
+        reg, m0 = run["regret"][0], method.forced
+        scan[s, d] = dict(
+            total=reg.sum(-1),
+            after=reg[:, m0:].sum(-1),
+            uniform=run["uniform"][:, m0:].sum(-1),
+        )
 print(f"dimension scan: {time.perf_counter() - clock:.1f} s wall-clock")
-log_d = np.log(dims)
-reg_d = np.array([scan[d]["total"].mean() for d in dims])
-se_d = np.array([scan[d]["total"].std(ddof=1) / np.sqrt(dim_replicates) for d in dims])
-after_d = np.array([(scan[d]["total"] - scan[d]["forced"]).mean() for d in dims])
-slope, intercept = np.polyfit(log_d, reg_d, 1)
-gamma = np.polyfit(log_d, np.log(reg_d), 1)[0]
-for d, r, e, g in zip(dims, reg_d, se_d, after_d):
+reg_d, after_d, se_after, exps, vs_unif = {}, {}, {}, {}, {}
+for s in ("A", "B"):
+    reg_d[s] = np.array([scan[s, d]["total"].mean() for d in dims])
+    after = np.array([scan[s, d]["after"] for d in dims]).T  # [replicate, d]
+    after_d[s] = after.mean(0)
+    se_after[s] = after.std(0, ddof=1) / np.sqrt(reps_d[s])
+    exps[s] = slope_of_means(dims, after)
+    unif = np.array([scan[s, d]["uniform"].mean() for d in dims])
+    vs_unif[s] = after_d[s] / unif  # regret after forcing / random play's
+    for d, r, g, e, u in zip(dims, reg_d[s], after_d[s], se_after[s], vs_unif[s]):
+        print(
+            f"{s}: d = {d:4d}: M0 = {forced_rounds(d):3d}, Reg(T) = {r:6.1f}, "
+            f"after forcing {g:6.1f} ± {e:4.1f} ({u:.3f} of random play's)"
+        )
     print(
-        f"d = {d:4d}: M0 = {scan[d]['m0']:3d}, Reg(T) = {r:6.1f} ± {e:4.1f}, "
-        f"after forcing {g:6.1f}"
+        f"{s}: power-law exponent of the mean regret after forcing "
+        f"{exps[s][0]:.3f} ± {exps[s][1]:.3f}"
     )
-print(
-    f"fit Reg(T) = {intercept:.0f} + {slope:.1f} log d; power-law exponent {gamma:.2f}"
-)
+log_bound = 1 / np.log(dims[0])
+for s in ("A", "B"):
+    glue(f"exp_{s}", round(float(exps[s][0]), 2), display=False)
+    glue(f"exp_{s}_se", round(float(exps[s][1]), 2), display=False)
+    glue(f"vs_unif_{s}", round(float(vs_unif[s].max()), 3), display=False)
+glue("reps_b", int(dim_replicates_b), display=False)
 
-# %% mystnb={"figure": {"caption": "FS-WLasso's regret at the horizon against the dimension (log scale), mean \u00b12 standard errors, in setting A. The dashed line is the least-squares fit a + b log d; the dotted curve is the growth d^(1/2) would give from the smallest d. The regret follows the logarithm, and most of it is the forced phase, whose length grows like log d.", "name": "fig-sparse-lasso-bandits-dim"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "FS-WLasso's regret against the dimension (log scale), in setting A (circles) and setting B (triangles): the whole regret at the horizon (dashed) and the regret after the forced phase (solid, mean \u00b12 standard errors). The dotted curve is the growth d^(1/2) would give to setting A's regret after forcing from the smallest d.", "name": "fig-sparse-lasso-bandits-dim"}} tags=["hide-input"]
 fig, ax = lib.subplots()
-ax.errorbar(
-    dims,
-    reg_d,
-    yerr=2 * se_d,
-    marker="o",
-    capsize=3,
-    color=lib.PALETTE[0],
-    label="FS-WLasso, Reg(T)",
-)
-ax.plot(
-    dims, after_d, marker="s", color=lib.PALETTE[1], label="…of which after forcing"
-)
+for s, marker in (("A", "o"), ("B", "^")):
+    ax.plot(
+        dims,
+        reg_d[s],
+        marker=marker,
+        ls="--",
+        color=lib.PALETTE[0],
+        alpha=0.6,
+        label=f"setting {s}, whole regret",
+    )
+    ax.errorbar(
+        dims,
+        after_d[s],
+        yerr=2 * se_after[s],
+        marker=marker,
+        capsize=3,
+        color=lib.PALETTE[0],
+        label=f"setting {s}, after forcing",
+    )
 grid = np.geomspace(dims[0], dims[-1], 50)
-ax.plot(grid, intercept + slope * np.log(grid), "k--", lw=1, label="fit a + b log d")
 ax.plot(
-    grid, reg_d[0] * np.sqrt(grid / dims[0]), "k:", lw=1, label=r"$\propto\sqrt{d}$"
+    grid,
+    after_d["A"][0] * np.sqrt(grid / dims[0]),
+    "k:",
+    lw=1,
+    label=r"$\propto\sqrt{d}$",
 )
 ax.set_xscale("log")
-ax.set_ylim(0, 2.5 * reg_d.max())
+ax.set_xticks(dims, [str(d) for d in dims])
+ax.minorticks_off()
+ax.set_ylim(0, None)
 ax.set_xlabel("ambient dimension d (log scale)")
 ax.set_ylabel(f"cumulative regret at T = {horizon}")
 ax.legend()
@@ -605,140 +933,213 @@ lib.show(fig)
 # %% [markdown]
 # ## What we reproduced
 #
-# Each claim compares means over the replicates (averaged before any threshold). The levels
-# were fixed from the shape of the regret curves, not tuned to the seed sweep: "linear" means a
-# second-half regret rate above $0.1\, r_{\mathrm{unif}}$ and at least half of the first-half rate;
-# "flattens" means a second-half rate below a quarter of the first-half rate (a regret of
-# $c \log t$ has a ratio of $\log 2 / \log(T/2) \approx 0.11$, and forced rounds make it smaller).
-# For the dimension, a regret $a + b\log d$ with $a, b \ge 0$ has a power-law exponent below
-# $1/\log d_{\min}$ on our grid, while $\sqrt d$ has exponent $0.5$; we ask for an exponent below
-# $0.5$ and for $\mathrm{Reg}(T)/\log d$ not to grow by more than 10% from $d_{\min}$ to
-# $d_{\max}$ (the standard error of each mean is about 3–5%).
+# Each claim compares means over the replicates (averaged before any threshold). A comparison
+# of two methods uses the paired differences of their regrets on the same problems and asks
+# the mean difference to clear zero by two standard errors of that mean. "Linear" means a
+# second-half regret rate at least half of the first-half rate; "flattens" means a
+# second-half rate below a quarter of the first-half rate (a regret of $c\,t$ has a ratio of 1,
+# one of $c\sqrt t$ a ratio of $\sqrt 2 - 1 \approx 0.41$, one of $c \log t$ a ratio of
+# $\log 2 / \log(T/2) \approx 0.11$, and forced rounds make it smaller). For the dimension, a
+# regret $a + b\log d$ with $a, b \ge 0$ has a local power-law exponent $b / (a + b \log d)$,
+# below $1/\log d_{\min}$ on our grid, while $\sqrt d$ has exponent $0.5$: we ask the exponent
+# fitted to the mean regret after forcing to be below $1/\log d_{\min}$, and that regret to be
+# below half of what random play pays over the same rounds, so that a learner that learns
+# nothing, and is flat in $d$ for that reason, fails.
 
 # %%
-claims = lib.Claims("sparse-lasso-bandits", paper="lee2025lasso")
+claims = lib.Claims("sparse-lasso-bandits", paper="lee2025lasso", control=control)
+n_over = int(np.sum(np.array(fit_gap) > 1e-3))  # refits that stopped short of tol
 claims.add(
-    "The coordinate-descent Lasso meets its optimality (KKT) conditions "
-    "(max violation / lambda)",
-    kkt_gap,
+    "The Lasso solver meets its optimality (KKT) conditions: max violation / lambda "
+    "< 1e-6 on the test problems and <= 1e-3 (its tolerance) in every bandit refit",
+    f"test problems below {kkt_order:.0e}; {n_over} of {len(fit_gap)} batched "
+    "refits above 1e-3",
     "(implementation check)",
-    kkt_gap < 1e-6,
-    fmt="{:.0e}",
+    kkt_gap < 1e-6 and n_over == 0,
+    value=n_over,
 )
-final = {s: summary[s]["cum"].mean(1) for s in runs}
-ratio_b = final["B"][0] / final["B"][[1, 3]].min()
+
+
+def shown(pair):
+    return f"{pair[0]:.1f} ± {pair[1]:.1f}"
+
+
+upper_b = {a: pair_b[a][0] + 2 * pair_b[a][1] for a in (1, 2, 3)}
 claims.add(
-    "Setting B (fixed suboptimal arms): FS-WLasso's mean final regret is below greedy "
-    "Lasso's and ESTC-like's (FS-WLasso / the better of the two)",
-    ratio_b,
-    "FS-WLasso lowest regret, Fig. 2",
-    ratio_b < 1,
-    fmt="{:.2f}",
+    f"Setting B (fixed arms, one usually optimal), {n_pool} paired problems: "
+    "FS-WLasso's regret is below greedy Lasso's and ESTC-like's (paired mean "
+    "difference + 2 s.e. < 0 for each)",
+    f"vs greedy {shown(pair_b[1])}; vs ESTC-like {shown(pair_b[3])}",
+    "FS-WLasso lowest regret (Fig. 2(ii), another instance)",
+    upper_b[1] < 0 and upper_b[3] < 0,
+    value=max(upper_b[1], upper_b[3]),
 )
 first_b, last_b = summary["B"]["first"], summary["B"]["last"]
-linear = (last_b[1:] > 0.1) & (last_b[1:] >= 0.5 * first_b[1:])
-worst = 1 + np.argmax(last_b[1:])
+keeps = last_b[1:4] / first_b[1:4]
+worst = 1 + np.argmax(keeps)
 claims.add(
-    "Setting B: a baseline's regret grows linearly (2nd-half rate > 0.1 r_unif and "
-    ">= half its 1st-half rate), while FS-WLasso's flattens (2nd-half rate < 1/4 of "
-    "its 1st-half rate)",
-    f"{names[worst]}: {last_b[worst]:.2f} r_unif; "
-    f"FS-WLasso {last_b[0] / first_b[0]:.2f}",
-    "baselines linear, FS-WLasso sublinear (Fig. 2)",
-    bool(linear.any()) and last_b[0] < 0.25 * first_b[0],
+    "Setting B: a baseline's regret grows linearly (2nd-half rate >= half its "
+    "1st-half rate), while FS-WLasso's flattens (2nd-half rate < 1/4 of its "
+    "1st-half rate)",
+    f"{names[worst]}: {keeps[worst - 1]:.2f}; FS-WLasso {last_b[0] / first_b[0]:.2f}",
+    "baselines linear, FS-WLasso sublinear (Fig. 2(ii), another instance)",
+    bool(keeps.max() >= 0.5) and last_b[0] < 0.25 * first_b[0],
+    value=last_b[0] / first_b[0],
 )
-growth = (reg_d[-1] / log_d[-1]) / (reg_d[0] / log_d[0])
 claims.add(
-    f"FS-WLasso's regret grows at most like log d over d = {dims[0]}..{dims[-1]} "
-    "(power-law exponent < 0.5 and Reg(T)/log d grows < 10%)",
-    f"exponent {gamma:.2f}, Reg/log d ratio {growth:.2f}",
+    f"Setting B, {n_pool} paired problems: FS-WLasso's regret is below "
+    "TH-Lasso's (paired mean difference + 2 s.e. < 0)",
+    f"FS-WLasso - TH-Lasso {shown(pair_b[2])}",
+    "FS-WLasso lowest regret (Fig. 2(ii), another instance)",
+    upper_b[2] < 0,
+    value=pair_b[2][0],
+)
+exp_a, exp_a_se = exps["A"]
+claims.add(
+    f"Setting A: FS-WLasso learns after its forced phase (regret there < 1/2 of "
+    f"random play's over the same rounds, at every d) and that regret grows at most "
+    f"like log d over d = {dims[0]}..{dims[-1]} (power-law exponent of the mean < "
+    f"1/log d_min = {log_bound:.2f})",
+    f"exponent {exp_a:.2f} ± {exp_a_se:.2f}; worst share {vs_unif['A'].max():.3f}",
     "O(poly log dT) regret (Thm. 1)",
-    gamma < 0.5 and growth < 1.1,
+    exp_a < log_bound and vs_unif["A"].max() < 0.5,
+    value=exp_a,
 )
-ratio_a = final["A"][0] / final["A"][1:].min()
+cum_a = summary["A"]["cum"]
+swept = sweep_m0  # in the order of sweep_rows; 0 under the no-forcing control
+nominal = [forced_rounds(dim, f) for f in [forced_factor, *forced_sweep]]
+pair_sweep = [paired(cum_a[row], cum_a[1]) for row in sweep_rows]
+best_row = int(np.argmin([diff + 2 * se for diff, se in pair_sweep]))
 claims.add(
-    "Setting A (fresh correlated contexts): FS-WLasso has the lowest mean final regret "
-    "(FS-WLasso / best baseline)",
-    ratio_a,
-    "FS-WLasso lowest regret, Fig. 2",
-    ratio_a < 1,
-    fmt="{:.2f}",
+    f"Setting A (fresh correlated contexts): FS-WLasso at its best forced-phase "
+    f"length (M0 = {min(nominal)}..{max(nominal)} swept) has a lower final regret than "
+    f"greedy Lasso (paired mean difference + 2 s.e. < 0)",
+    f"M0 = {swept[best_row]}: FS-WLasso - greedy {shown(pair_sweep[best_row])}",
+    "FS-WLasso lowest regret (Fig. 2(i))",
+    pair_sweep[best_row][0] + 2 * pair_sweep[best_row][1] < 0,
     expect=False,
+    value=pair_sweep[best_row][0],
 )
-diff_th = summary["B"]["cum"][0] - summary["B"]["cum"][2]  # paired, per replicate
-share_th = (diff_th < 0).mean()
+upper_c = pair_c[0] + 2 * pair_c[1]
 claims.add(
-    "Setting B: FS-WLasso's final regret is below TH-Lasso's on a clear majority of "
-    "the paired replicates (share of replicates > 0.75)",
-    share_th,
-    "FS-WLasso lowest regret, Fig. 2",
-    share_th > 0.75,
-    fmt="{:.2f}",
+    f"Setting C (fixed arms below the fresh arm), {n_replicates_c} paired problems: "
+    "FS-WLasso's regret is below greedy Lasso's (paired mean difference + 2 s.e. < 0)",
+    f"FS-WLasso - greedy {shown(pair_c)}",
+    "FS-WLasso lowest regret (Fig. 2(ii))",
+    upper_c < 0,
     expect=False,
+    value=pair_c[0],
 )
 claims.report()
 
 # %% [markdown]
+# ```{controls-table}
+# ```
+#
+# Run one control with `make run CHAPTER=sparse-lasso-bandits CONTROL=ridge` (or any name in
+# the table): the claims cell then names the control and fails if a claim it must flip still
+# holds.
+#
+#
 # ## How this compares with the paper
 #
 # | | paper {cite:p}`lee2025lasso` | this chapter |
 # |---|---|---|
 # | Assumption | compatibility of the optimal arm's Gram matrix + margin | the same, checked on a fixed-arm example ({prf:ref}`slb-prop-fixed`) |
 # | Algorithm | FS-WLasso; forced rule, $w$, $\lambda_t$ from the theorem | uniform forcing, $M_0 = \lceil 4 s_0\log d\rceil$, $w=\sqrt{T/M_0}$, our $\lambda_t$ (inferred) |
-# | Regret bound | $O(\mathrm{poly}\log dT)$ | regret at $T$ follows $a + b\log d$ for $d$ from 25 to 400 |
-# | Fixed suboptimal arms | baselines look linear, FS-WLasso lowest | partly: greedy Lasso linear, FS-WLasso below greedy Lasso and ESTC-like, but **level with TH-Lasso** on a typical replicate (not reproduced; FS-WLasso's mean is lower through TH-Lasso's tail) |
-# | Correlated Gaussian contexts | FS-WLasso lowest | **not reproduced**: greedy Lasso is lower; FS-WLasso pays $\approx M_0\, r_{\mathrm{unif}}$ for forcing |
-# | Baselines | Lasso bandit, DR-Lasso, SA-Lasso, TH-Lasso, ESTC (per notes) | SA-Lasso (greedy), TH-Lasso, ESTC-like |
-# | Scale | not known to us | $d = 100$, $s_0 = 5$, $K = 10$, $T = 1000$, 24 replicates in setting A, 48 in setting B |
+# | Regret bound | $O(\mathrm{poly}\log dT)$ | regret after forcing flat in $d$ from 25 to 400 in setting A (claim 5); too noisy to read in setting B |
+# | Fixed suboptimal arms, Fig. 2(ii) | baselines look linear, FS-WLasso lowest | setting C, the instance as described: **not reproduced**, greedy Lasso is not trapped and FS-WLasso pays its forced phase (claim 7) |
+# | Fixed arms, one usually optimal | not in the paper | setting B: greedy Lasso linear; FS-WLasso below greedy Lasso, ESTC-like and TH-Lasso (claims 2–4) |
+# | Correlated Gaussian contexts, Fig. 2(i) | FS-WLasso lowest | **not reproduced**: at the best $M_0$ swept FS-WLasso is not below greedy Lasso (claim 6) |
+# | Baselines | Lasso bandit, DR-Lasso, SA-Lasso, TH-Lasso, ESTC | SA-Lasso (greedy), TH-Lasso, ESTC-like |
+# | Scale | not known to us | $d = 100$, $s_0 = 5$, $K = 10$, $T = 1000$; 24 problems in A, 48 + 128 in B, 24 in C |
 #
-# Where FS-WLasso's theory bites, it works as the paper says: in setting B the fixed arms break
-# the diversity that greedy Lasso needs; greedy Lasso latches onto a fixed arm in a share of the
-# replicates, rarely tries the fresh arm when it is optimal, and its regret keeps growing at a
-# constant rate. FS-WLasso, after its random phase, keeps refitting, its regret flattens, and it
-# ends below greedy Lasso and below explore-then-commit with the same forced rounds, whose frozen
-# estimate leaves a small constant rate of regret: the refitting in the greedy phase, not the
-# forcing alone, does the work.
+# Where a greedy learner can be trapped, FS-WLasso's forced phase does what the theory says.
+# In setting B ({numref}`fig-sparse-lasso-bandits-regret`, middle) one fixed arm is usually
+# optimal, and greedy Lasso latches onto a fixed arm in a share of the problems, rarely tries
+# the fresh arm when it is optimal, and its regret keeps growing at a constant rate.
+# FS-WLasso, after its random phase, keeps refitting and its regret flattens. Over
+# {glue:}`n_pool` paired problems it is below greedy Lasso by {glue:}`diff_greedy_B` ±
+# {glue:}`diff_greedy_se_B` and below ESTC-like by {glue:}`diff_estc_B` ±
+# {glue:}`diff_estc_se_B` (claim 2). FS-WLasso and ESTC-like share their forced rounds, so the
+# second difference is what refitting after them is worth. Without its forced phase (control
+# `no-forcing`) FS-WLasso is greedy Lasso, and claims 2–4 fail.
 #
-# One baseline we expected to fail did not. TH-Lasso escapes the trap more often than any other
-# method: it plays least squares on the coordinates it keeps, which does not shrink the estimate
-# towards the repeated fixed arm the way the Lasso does, so the fresh arm's estimated value is not
-# damped and it gets tried when it is good. On a typical replicate of setting B, TH-Lasso and
-# FS-WLasso end level: FS-WLasso is ahead on about half of the paired replicates, so "FS-WLasso has
-# the lowest regret" is recorded as not reproduced against TH-Lasso. TH-Lasso's regret has a
-# heavy upper tail, though (the replicates in which it does get trapped), and that tail puts its
-# *mean* above FS-WLasso's: in a separate run of 192 replicates (seed 100, not one of the seeds
-# 0–9) the paired difference FS-WLasso − TH-Lasso was −47 ± 14 on average (ratio of means 0.79)
-# while its median was +5 and FS-WLasso was ahead on 47% of the replicates. With 48 replicates
-# the mean difference is only about two standard errors, so a "mean lower by two paired s.e."
-# check flips with the seed (it held on seeds 3 and 7 of 0–9; with 24 replicates on seed 6 only).
-# We therefore check the share of replicates won, which is stable: 0.40–0.60 over the four
-# 48-replicate blocks of that run, against a binomial standard deviation of 0.07; the threshold
-# 0.75 is 0.5 plus 3.5 such deviations. The paper's mean curves may show FS-WLasso lowest for this
-# tail reason. Setting B uses 48 replicates (setting A 24) for the same reason: with 24, the share
-# of replicates in which greedy Lasso is trapped varied enough across seeds that its second-half
-# rate fell to 0.09 $r_{\mathrm{unif}}$ on one seed; with 48 it ranged over 0.13–0.26.
-# In setting A TH-Lasso pays for a slow start instead: its threshold $4\lambda_t$ exceeds the true coefficients for the first
-# hundreds of rounds, so it starts from an empty support.
+# Against TH-Lasso in setting B, on the paired problems FS-WLasso is below it by {glue:}`diff_th` ± {glue:}`diff_se` (ratio of means {glue:}`ratio_th`; claim 4), and over
+# seeds 0–9 the difference is {seeds}`4` (mean ± standard deviation over the seeds). The
+# advantage is not uniform over problems: the median paired difference is {glue:}`median_th`,
+# and FS-WLasso is lower on {glue:}`share_th`% of them. Claim 3 tests the forced phase (without
+# it FS-WLasso is greedy Lasso and does not flatten); what refitting after the forced phase adds
+# is tested by claim 2's comparison with ESTC-like, which shares the forced rounds.
+#
+# Setting C is the instance the paper describes for its Fig. 2(ii), and there its ordering
+# reverses ({numref}`fig-sparse-lasso-bandits-regret`, right): FS-WLasso's regret is
+# {glue:}`fs_C`, {glue:}`ratio_C` times greedy Lasso's {glue:}`greedy_C`; TH-Lasso's is
+# {glue:}`th_C` and ESTC-like's {glue:}`estc_C`. The cause is the forced phase. Over rounds
+# 1 to $M_0$ FS-WLasso pays {glue:}`forced_fs_C`, close to the {glue:}`forced_unif_C` of random
+# play, while greedy Lasso pays {glue:}`forced_greedy_C` over the same rounds; after round
+# $M_0$ the two pay {glue:}`after_fs_C` and {glue:}`after_greedy_C` (paired difference
+# {glue:}`after_diff_C` ± {glue:}`after_diff_se_C`). When the fixed arms are suboptimal, the arm
+# a greedy learner plays is mostly the fresh one, its data are diverse, and forcing has nothing
+# to buy. We record the paper's "FS-WLasso lowest" on this instance as not reproduced (claim 7;
+# paired difference {glue:}`diff_C` ± {glue:}`diff_se_C`). The control `lambda-x30` flips it:
+# with thirty times the penalty, greedy Lasso learns slowly from its own rounds, and FS-WLasso's
+# forced phase then pays for itself on setting C. The check resolves a difference of about two
+# standard errors of the paired mean, {glue:}`detect_C` here. The paper's instance may differ from ours in what
+# its description does not fix: how far below the fresh arm the fixed arms sit, the horizon
+# relative to $M_0$, the baselines' tuning.
 #
 # In setting A the earlier assumptions hold, and the paper's own Theorem 2 says pure greedy is
-# then enough. Forcing is pure cost there: $M_0 = 93$ random rounds cost about $M_0 r_{\mathrm{unif}}$,
-# more than greedy Lasso's whole regret. We did not find FS-WLasso lowest in setting A, and we
-# record that claim as not reproduced. A shorter forced phase narrows the gap (see Try it) but we
-# chose $M_0$ from the theorem's $s_0\log d$ form before running, and tuning it per setting would
-# need knowledge of which setting one is in. The paper's plots may use a smaller $M_0$, other
-# context distributions or other baselines' tuning; their constants were not available to us.
+# then enough. Forcing is pure cost there: FS-WLasso's regret of {glue:}`fs_A` is almost all
+# forced phase, which costs about $r_{\mathrm{unif}}$ a round; after it FS-WLasso adds only
+# {glue:}`fs_after_A`, against greedy Lasso's {glue:}`greedy_A` over the whole horizon. The sweep
+# of the forced phase's length ({numref}`fig-sparse-lasso-bandits-m0`, left) asks whether
+# this hinges on our $M_0$. Only its short end can: a forced phase costs about
+# $r_{\mathrm{unif}}$ a round, more than greedy Lasso's whole regret once $M_0$ exceeds
+# {glue:}`m0_break_A` rounds, so the longer phases lose by construction. At the best length
+# swept FS-WLasso's regret is {glue:}`sweep_best_A` times greedy Lasso's, and we record the
+# paper's "FS-WLasso lowest" in setting A as not reproduced (claim 6). Its positive control,
+# `greedy-frozen`, makes the check report the opposite once greedy Lasso stops learning. In setting B
+# ({numref}`fig-sparse-lasso-bandits-m0`, right) the trade runs the other way: a short forced
+# phase leaves FS-WLasso trapped in some problems, like greedy Lasso, and the regret after
+# forcing grows as $M_0$ shrinks.
+#
+# The weight $w = \sqrt{\tau/M_0}$ (here {glue:}`w`) is not what makes FS-WLasso work at this
+# scale. With $w = 1$, on the same problems, the paired difference weighted − unweighted is
+# {glue:}`w_diff_A` ± {glue:}`w_diff_se_A` in setting A and {glue:}`w_diff_B` ±
+# {glue:}`w_diff_se_B` in setting B: the up-weighted forced rounds cost a little in setting A,
+# where the greedy rounds are informative, and change nothing measurable in setting B. The
+# derivation in the proof sketch needs the weight when the greedy rounds add no curvature for a
+# long time; in our settings they start adding it soon after the forced phase. We therefore make
+# no claim about the weight.
+#
+# The dimension ({numref}`fig-sparse-lasso-bandits-dim`): the whole regret grows with $d$, but
+# by construction, because the forced phase $M_0 \propto \log d$ costs about
+# $M_0\, r_{\mathrm{unif}}$. The regret after the forced phase is the test of the Lasso's $\log d$
+# sample complexity. In setting A it is flat: the power-law exponent of its mean is
+# {glue:}`exp_A` ± {glue:}`exp_A_se`, below the bound $1/\log d_{\min}$ that any $a + b \log d$
+# respects, and it is at most {glue:}`vs_unif_A` of what random play pays over the same rounds
+# (claim 5). The control `ridge` replaces the Lasso by ridge regression, whose error grows with
+# $d$ rather than $\log d$, and the exponent check fails; the control `lambda-x30` makes the
+# Lasso return (nearly) zero, which is flat in $d$ too, and the check on random play's regret
+# fails. In setting B the regret after forcing varies widely between problems (the error bars
+# of {numref}`fig-sparse-lasso-bandits-dim`); its exponent, {glue:}`exp_B` ±
+# {glue:}`exp_B_se` with {glue:}`reps_b` problems per $d$, is too uncertain to tell $\log d$
+# from $\sqrt d$, and we make no claim on it.
 #
 # ## Try it
 #
-# * `-p forced_factor=1.0` ($M_0 = 24$ instead of 93): the forced phase costs about
-#   $M_0 r_{\mathrm{unif}}$, so FS-WLasso's regret in setting A falls towards greedy Lasso's
-#   (seed 0: 153 → 59, greedy Lasso 43). Setting B's table shows what the shorter random phase
-#   costs there: FS-WLasso's second-half rate rises from 0.03 to about 0.11 $r_{\mathrm{unif}}$.
-# * `-p horizon=2000`: greedy Lasso's per-round rate in setting B does not fall (about
-#   0.26 $r_{\mathrm{unif}}$ in the second half), while FS-WLasso's stays near 0.03, so the gap
-#   in cumulative regret widens (seed 0: 244 against 829), as {prf:ref}`slb-thm-regret` and the
-#   trap argument predict.
-# * `-p tau_factor=0.03` ($w \approx 0.6$, forced rounds down-weighted): the weight is there to
-#   keep the forced information from being diluted by the greedy rounds. At this scale the
-#   effect is small: FS-WLasso's regret in setting B moves from 185 to 187 and its second-half
-#   rate from 0.031 to 0.034 $r_{\mathrm{unif}}$ (seed 0), within one standard error.
+# * `-p forced_factor=1.0` ($M_0 =$ {glue:}`M0_short` instead of {glue:}`M0`) makes the
+#   default FS-WLasso one of the shorter forced phases of the sweep: compare its regret in
+#   settings A and B with the sweep's in {numref}`fig-sparse-lasso-bandits-m0`.
+# * `-p fixed_margin=-1.0` puts setting C's best fixed arm one standard deviation *above* the
+#   fresh arm's mean, so that the fixed arms are usually optimal, as in setting B: greedy
+#   Lasso can then be trapped in setting C too, and the claims cell reports whether claim 7
+#   still fails.
+# * `-p horizon=2000`: does greedy Lasso's per-round rate in setting B stay up while
+#   FS-WLasso's stays low, as {prf:ref}`slb-thm-regret` and the trap argument predict? The
+#   table's first- and second-half rates answer it.
+# * `-p tau_factor=0.03` ($w \approx$ {glue:}`w_small`, forced rounds down-weighted), to set
+#   beside the $w = 1$ row of the table.
+# * `-p control=ridge`, `lambda-x30`, `no-forcing` or `greedy-frozen`: each removes one
+#   ingredient, and the claims cell reports which checks fail.
