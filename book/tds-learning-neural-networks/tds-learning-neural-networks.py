@@ -29,9 +29,9 @@
 # in a norm ball) and measure how often it accepts, and what its accepted and its rejected
 # predictors cost on the test distribution, under no shift, benign shifts and harmful ones. The
 # paper has no experiments: the experiment is ours. The defaults ($d = 5$, 1000 training points,
-# 2000 unlabelled test points, 40 trials per shift) run in under a minute on one CPU core;
-# `make run CHAPTER=tds-learning-neural-networks PRESET=paper` runs $d = 10$ with five times
-# more labelled data and a reference set three times larger (see `paper.yaml`).
+# 2000 unlabelled test points, 40 trials per shift) run in about a minute on one CPU core;
+# `make run CHAPTER=tds-learning-neural-networks PRESET=paper` runs $d = 10$ with four times
+# more labelled data and a reference set about twice as large (see `paper.yaml`).
 # ```
 #
 # ## The question
@@ -187,10 +187,20 @@
 # same ball. Uniform convergence over the ball carries the empirical errors to
 # $\mathcal D$ and $\mathcal D'$, and {prf:ref}`tds-lem-approx` with the projection argument above
 # bounds $\lambda_Z$ by $O(\lambda)$ plus the approximation error: soundness. Under no shift,
-# $\hat\Sigma' - \hat\Sigma$ is a difference of two means of i.i.d. matrices whose norms are at
-# most $\ell + 1$, so matrix concentration {cite:p}`tropp2015introduction` puts $T$ below
-# $O\big(\sqrt{(\ell+1)\log(r/\delta)(1/n + 1/n')}\big)$ with probability $1-\delta$: any $\tau$
-# above that gives completeness.
+# $\hat\Sigma' - \hat\Sigma$ is a difference of two means of i.i.d. matrices
+# $\psi\psi^\top$ whose norms are at most $L = \ell + 1$ and whose variance is at most
+# $L\,\|\Sigma\|$, with $\|\Sigma\| \le \kappa = \mathbb E\, K(x, x) \le L$. Matrix Bernstein
+# {cite:p}`tropp2015introduction` then puts $T$ below
+#
+# $$
+# t_\delta = \sqrt{2 L \kappa \log(r/\delta) \Big(\frac1n + \frac1{n'}\Big)}
+# + \frac{L \log(r/\delta)}{3 \min(n, n')}
+# $$ (eq-tds-bernstein)
+#
+# with probability $1-\delta$: any $\tau \ge t_\delta$ gives completeness. In the worst case
+# $\kappa = L$ and the first term is $O\big((\ell+1)\sqrt{\log(r/\delta)(1/n + 1/n')}\big)$;
+# on the box $\kappa = \sum_{i \le \ell} \mathbb E (\|x\|^2/d)^i$ stays below $3/2$ for every
+# $\ell$, and the dependence on $\ell$ is only $\sqrt{\ell + 1}$.
 # ```
 #
 # ```{prf:proof}
@@ -214,9 +224,9 @@
 # rejection when a shift makes the predictor bad.
 #
 # ```{note}
-# **Where this chapter departs from the paper.** The paper's pseudo-code (its Algorithm 1 takes
-# parameters such as a norm bound $B$ and a degree $\ell$) and its constants were not available to
-# us; these settings are ours.
+# **Where this chapter departs from the paper.** The paper's full text, its pseudo-code and its
+# constants were not available to us (we worked from its abstract and public summaries); every
+# setting below is ours.
 # * **Kernel**: the multinomial kernel {eq}`eq-tds-kernel` of degree $\ell = 5$ on $x/\sqrt d$.
 #   For $d = 5$ its RKHS has dimension 252, more than our $m = 160$ reference points span, so
 #   the reference set does restrict the hypotheses.
@@ -224,17 +234,22 @@
 #   are also part of the samples whose second moments are compared.
 # * **Sample sizes**: $n = 1000$ labelled training points and $n' = 2000$ unlabelled test points
 #   (unlabelled test points are cheap in TDS learning; why more of them helps is shown below).
-# * **Threshold**: the paper's $\tau$ is a theoretical function of $\varepsilon$ and $\delta$. Ours
-#   is calibrated from training data only: the 90% quantile of $T$ over 100 runs in which the
-#   "test" sample is a fresh sample from the *training* marginal (the learner can draw these
-#   before seeing any test point), plus a tolerance of 0.05, the excess second moment per unit
-#   norm we are willing to grant a shift.
+# * **Threshold**: the paper's $\tau$ is a theoretical function of $\varepsilon$ and $\delta$
+#   (of the form {eq}`eq-tds-bernstein`). Ours is calibrated from training data only: the
+#   $1 - \delta/4$ quantile of $T$ over 200 runs in which the "test" sample is a fresh sample
+#   from the *training* marginal (the learner can draw these before seeing any test point),
+#   with $\delta = 0.1$; the margin below $\delta$ is for the sampling error of the quantile
+#   and of the measured acceptance rate. Nothing is added to it.
 # * **Learner**: least squares in the ball of radius $B = 8$ by bisection on the ridge parameter
 #   $\nu$, predictions clipped to the range of the training labels (the paper's algorithm takes a
 #   label bound among its parameters; we did not see how it uses it).
 # * **Soundness bound**: the certified bound {eq}`eq-tds-cert` is vacuous at this scale, so our
-#   soundness claim states a bound on the *measured* excess test error, $0.05$ in mean squared
-#   error, five times the noise variance; see the claims.
+#   soundness claim states a bound $\Delta$ on the *measured* excess test error (test MSE minus
+#   train MSE): a tenth of the variance of the training labels, so that a predictor within
+#   $\Delta$ keeps nine tenths of the variance it explains. $\Delta$ is computed from training
+#   labels, before any test point is seen.
+# * **Runtime**: the paper's bounds are polynomial in $d$ and $1/\varepsilon$; we time our
+#   implementation against $d$ and $n$ at a fixed reference set (below).
 # * The paper's second result (unbounded, sub-exponential training marginals, via polynomial
 #   approximation and moment matching) is not implemented.
 # ```
@@ -257,14 +272,19 @@ n_train = 1000  # n, labelled training points per trial
 n_test = 2000  # n', unlabelled test points per trial
 n_ref = 80  # reference points taken from each of the two samples (2 n_ref in all)
 norm_bound = 8.0  # B, RKHS norm bound of the learner
-cal_runs = 100  # no-shift runs used to calibrate the threshold
-cal_level = 0.9  # quantile of the no-shift statistic used as the threshold
-tolerance = 0.05  # added to the calibrated quantile to give tau
-n_trials = 40  # independent trials per test distribution
+delta = 0.1  # failure probability of the TDS definition
+cal_level = 0.975  # tau: this quantile of the no-shift statistic (1 - delta/4)
+cal_runs = 200  # no-shift runs used to calibrate the threshold
+null_trials = 100  # trials without shift (the completeness check)
+n_trials = 40  # independent trials per shifted test distribution
 n_eval = 1000  # fresh labelled test points per trial to measure the test error
 dilations = [1.05, 1.1, 1.15, 1.2, 1.3, 1.5]  # s: test x ~ U[-s, s]^d
 fractions = [0.005, 0.01, 0.02, 0.05, 0.1]  # p: test mass beyond the corner
-excess_bound = 0.05  # stated bound on test MSE - train MSE when accepted
+excess_share = 0.1  # Delta, as a share of the training label variance
+local_width = 0.22  # Gaussian kernel of the coupling experiment: width / sqrt(d)
+timing_dims = [5, 10, 20, 40]  # d of the runtime measurement
+timing_sizes = [500, 1000, 2000, 4000]  # n and n' of the runtime measurement
+control = "none"  # or a deliberately wrong variant named in controls.yaml
 
 # %% tags=["hide-input"]
 try:
@@ -279,7 +299,9 @@ except ModuleNotFoundError:
 
 import time
 
+import matplotlib.ticker
 import numpy as np
+from myst_nb import glue
 
 
 lib.check_int("seed", seed, low=0, high=2**32 - 1)
@@ -294,9 +316,10 @@ lib.check_int("n_ref", n_ref, low=2)
 lib.check_int("n_train", n_train, low=2 * n_ref)
 lib.check_int("n_test", n_test, low=2 * n_ref)
 lib.check_float("norm_bound", norm_bound, low=0.0, low_open=True)
+lib.check_float("delta", delta, low=0.01, high=0.5)
+lib.check_float("cal_level", cal_level, low=0.5, high=0.999)
 lib.check_int("cal_runs", cal_runs, low=10)
-lib.check_float("cal_level", cal_level, low=0.5, high=0.99)
-lib.check_float("tolerance", tolerance, low=0.0)
+lib.check_int("null_trials", null_trials, low=5)
 lib.check_int("n_trials", n_trials, low=5)
 lib.check_int("n_eval", n_eval, low=100)
 dilations = lib.check_float_list(
@@ -305,7 +328,17 @@ dilations = lib.check_float_list(
 fractions = lib.check_float_list(
     "fractions", fractions, low=0.0, high=1.0, low_open=True, min_len=2, increasing=True
 )
-lib.check_float("excess_bound", excess_bound, low=0.0, low_open=True)
+lib.check_float("excess_share", excess_share, low=0.0, low_open=True)
+lib.check_float("local_width", local_width, low=0.0, low_open=True)
+timing_dims = lib.check_float_list(
+    "timing_dims", timing_dims, low=1, high=1000, min_len=2, increasing=True
+)
+timing_sizes = lib.check_float_list(
+    "timing_sizes", timing_sizes, low=2 * n_ref, min_len=2, increasing=True
+)
+timing_dims = [int(x) for x in timing_dims]
+timing_sizes = [int(x) for x in timing_sizes]
+control = lib.check_control("tds-learning-neural-networks", control)
 trial_bytes = 8 * 3 * max(n_train, n_test, n_eval) * 2 * n_ref
 if trial_bytes > 2e9:
     raise ValueError(
@@ -314,6 +347,8 @@ if trial_bytes > 2e9:
     )
 chunk = int(max(1, min(n_trials, 2e8 // trial_bytes)))  # trials per batch
 rng, device = lib.setup(seed, device)
+if control == "gentle-target":  # nearly linear and nearly noiseless
+    weight_norm, noise_sd = 1.0, 0.01
 
 # %% [markdown]
 # The kernel {eq}`eq-tds-kernel` by Horner's rule, and the orthonormal coordinates
@@ -326,24 +361,26 @@ rank_cutoff = 1e-10
 
 def multinomial_kernel(X, Z):
     """K(x, z) = sum_{i <= degree} (x.z / d)^i for batches X [t, n, d], Z [t, m, d]."""
-    G = X @ np.swapaxes(Z, 1, 2) / dim
+    G = X @ np.swapaxes(Z, 1, 2) / X.shape[-1]
     K = np.ones_like(G)
     for _ in range(degree):
         K = 1.0 + G * K
     return K
 
 
-def reference_basis(Z):
+def reference_basis(Z, kernel=multinomial_kernel):
     """Columns U Lambda^{-1/2} (zero for dropped eigenvalues) and the rank kept."""
-    mu, U = np.linalg.eigh(multinomial_kernel(Z, Z))
+    mu, U = np.linalg.eigh(kernel(Z, Z))
     keep = mu > rank_cutoff * mu[:, -1:]
+    if control == "no-whitening":  # raw kernel evaluations K(x, Z) as features
+        return np.broadcast_to(np.eye(Z.shape[1]), U.shape), keep.sum(1)
     inv_sqrt = np.where(keep, 1.0 / np.sqrt(np.where(keep, mu, 1.0)), 0.0)
     return U * inv_sqrt[:, None, :], keep.sum(1)
 
 
-def features(X, Z, basis):
+def features(X, Z, basis, kernel=multinomial_kernel):
     """psi(x) of eq. (eq-tds-features), for every point of X."""
-    return multinomial_kernel(X, Z) @ basis
+    return kernel(X, Z) @ basis
 
 
 def second_moment(Psi):
@@ -365,7 +402,7 @@ def spectral_statistic(Psi_train, Psi_test):
 def least_squares_in_ball(Psi, y, radius, steps=45):
     s, V = np.linalg.eigh(second_moment(Psi))
     s = np.maximum(s, 0.0)
-    c = np.einsum("tnr,tn,trk->tk", Psi, y, V) / Psi.shape[1]
+    c = np.einsum("trk,tr->tk", V, np.einsum("tnr,tn->tr", Psi, y)) / Psi.shape[1]
     lo = np.full(len(s), -14.0)  # log10 nu
     hi = np.full(len(s), 4.0)
     for _ in range(steps):
@@ -387,19 +424,26 @@ def least_squares_in_ball(Psi, y, radius, steps=45):
 # fits $h$, so that we can also measure what a rejected predictor would have cost.
 
 # %%
-def tds_learner(X, y, X_test, tau):
-    Z = np.concatenate([X[:, :n_ref], X_test[:, :n_ref]], axis=1)
-    basis, rank = reference_basis(Z)
-    Psi, Psi_test = features(X, Z, basis), features(X_test, Z, basis)
-    stat = spectral_statistic(Psi, Psi_test)
+def reference_set(X, X_test, coupled=True):
+    """Z: n_ref training and n_ref test points, or 2 n_ref training points."""
+    if coupled and control != "train-only-reference":
+        return np.concatenate([X[:, :n_ref], X_test[:, :n_ref]], axis=1)
+    return X[:, : 2 * n_ref]
+
+
+def tds_learner(X, y, X_test, tau, kernel=multinomial_kernel, coupled=True):
+    Z = reference_set(X, X_test, coupled)
+    basis, rank = reference_basis(Z, kernel)
+    Psi = features(X, Z, basis, kernel)
+    stat = spectral_statistic(Psi, features(X_test, Z, basis, kernel))
     beta = least_squares_in_ball(Psi, y, norm_bound)
     clip = np.abs(y).max(1, keepdims=True)  # M: the largest training label
 
     def predict(X_new):
-        raw = (features(X_new, Z, basis) @ beta[..., None])[..., 0]
+        raw = (features(X_new, Z, basis, kernel) @ beta[..., None])[..., 0]
         return np.clip(raw, -clip, clip)
 
-    train_mse = (predict(X) - y) ** 2
+    train_mse = (np.clip((Psi @ beta[..., None])[..., 0], -clip, clip) - y) ** 2
     return dict(
         accept=stat <= tau,
         stat=stat,
@@ -412,42 +456,74 @@ def tds_learner(X, y, X_test, tau):
 
 # %% [markdown]
 # The threshold comes from training data only. In each calibration run both samples are drawn
-# from the training marginal, with the sizes of a real run; the threshold is the `cal_level`
-# quantile of the statistic, plus `tolerance`. The same runs check the implementation: on the
-# reference points the features must reproduce the kernel, $\psi(z)^\top\psi(z') = K(z, z')$.
+# from the training marginal, with the sizes of a real run; the threshold is the $1 - \delta/2$
+# quantile of the statistic. The same runs check the implementation: on the reference points the
+# features must reproduce the kernel, $\psi(z)^\top\psi(z') = K(z, z')$. They also give the
+# worst-case threshold $t_{\delta}$ of {eq}`eq-tds-bernstein`, with $\kappa$ and $r$ estimated on
+# the same training points, to compare with the calibrated one.
+# Completeness asks for acceptance with probability $1 - \delta$, and we check it on a finite
+# number of trials: the quantile `cal_level` $= 1 - \delta/4$ leaves a margin for the binomial
+# spread of the measured rate over `null_trials` $= 100$ trials (standard deviation about 0.02)
+# and for the sampling error of a quantile estimated from `cal_runs` $= 200$ runs (about 0.01 in
+# its coverage), so that a correct test fails the check on fewer than one seed in a hundred.
 
 # %%
 def train_marginal(shape):
     return rng.uniform(-1.0, 1.0, size=(*shape, dim))
 
 
-def calibrate(runs):
-    stats, errors = [], []
+def calibrate(runs, kernel=multinomial_kernel, coupled=True):
+    """No-shift statistics, the largest relative Gram error and the ranks r."""
+    stats, errors, ranks = [], [], []
     for start in range(0, runs, chunk):
         t = min(chunk, runs - start)
         X, X_null = train_marginal((t, n_train)), train_marginal((t, n_test))
-        Z = np.concatenate([X[:, :n_ref], X_null[:, :n_ref]], axis=1)
-        basis, _ = reference_basis(Z)
-        Psi_Z = features(Z, Z, basis)
-        K_ZZ = multinomial_kernel(Z, Z)
+        Z = reference_set(X, X_null, coupled)
+        basis, rank = reference_basis(Z, kernel)
+        Psi_Z = features(Z, Z, basis, kernel)
+        K_ZZ = kernel(Z, Z)
         gram_error = np.abs(Psi_Z @ np.swapaxes(Psi_Z, 1, 2) - K_ZZ).max((1, 2))
         errors.append(gram_error / np.abs(K_ZZ).max((1, 2)))
-        Psi, Psi_null = features(X, Z, basis), features(X_null, Z, basis)
-        stats.append(spectral_statistic(Psi, Psi_null))
-    return np.concatenate(stats), np.concatenate(errors).max()
+        Psi = features(X, Z, basis, kernel)
+        stats.append(spectral_statistic(Psi, features(X_null, Z, basis, kernel)))
+        ranks.append(rank)
+    return np.concatenate(stats), np.concatenate(errors).max(), np.concatenate(ranks)
+
+
+def threshold(null_stats):
+    """tau: the 1 - delta/2 no-shift quantile, or what a control puts in its place."""
+    if control == "tau-zero":
+        return 0.0
+    if control == "no-test":
+        return np.inf
+    slack = 0.05 if control == "tolerance" else 0.0  # a slack no training sample gives
+    return float(np.quantile(null_stats, cal_level)) + slack
 
 
 clock = time.perf_counter()
-null_stats, gram_error = calibrate(cal_runs)
-tau = np.quantile(null_stats, cal_level) + tolerance
+null_stats, gram_error, ranks_cal = calibrate(cal_runs)
+tau = threshold(null_stats)
+X_kappa = train_marginal((20000, 1))
+kappa = multinomial_kernel(X_kappa, X_kappa).mean()  # E K(x, x), one point per batch
+L = degree + 1
+log_term = np.log(ranks_cal.max() / (delta / 2))
+t_bernstein = np.sqrt(2 * L * kappa * log_term * (1 / n_train + 1 / n_test)) + (
+    L * log_term / (3 * min(n_train, n_test))
+)
 print(
     f"no-shift statistic over {cal_runs} calibration runs: median "
-    f"{np.median(null_stats):.3f}, {cal_level:.0%} quantile "
+    f"{np.median(null_stats):.3f}, {cal_level:.1%} quantile "
     f"{np.quantile(null_stats, cal_level):.3f}, max {null_stats.max():.3f}"
 )
 # below 1e-10 the error is rounding noise, which differs between CPUs: print a bound
 gram_error_text = "< 1e-10" if gram_error < 1e-10 else f"{gram_error:.0e}"
 print(f"threshold tau = {tau:.3f}; kernel reproduced to {gram_error_text} (relative)")
+print(
+    f"kappa = E K(x, x) = {kappa:.2f} (L = l + 1 = {L}); matrix Bernstein "
+    f"t_delta = {t_bernstein:.3f} = "
+    f"{t_bernstein / np.quantile(null_stats, 1 - delta / 2):.0f} x the measured "
+    f"{1 - delta / 2:.0%} quantile"
+)
 print(f"calibration: {time.perf_counter() - clock:.1f} s wall-clock")
 
 # %% [markdown]
@@ -457,7 +533,10 @@ print(f"calibration: {time.perf_counter() - clock:.1f} s wall-clock")
 # weights of norm $W = 5$ in random directions, output weights of random sign and magnitude in
 # $[1/2, 1]$, and Gaussian label noise. It is drawn once per seed. At $W = 5$ the sigmoids
 # saturate inside the box, so the network is far from linear and a polynomial fitted on the box
-# extrapolates badly outside it.
+# extrapolates badly outside it. This steep target is a choice: it makes the shifts out of the
+# box costly for the predictor. The test never reads a label, so its decisions do not depend on
+# the target; how much a rejected predictor would have cost does. The excess bound $\Delta$ is a
+# tenth of the variance of the training labels.
 
 # %%
 net_rng = rng.spawn(1)[0]  # a child stream: the network does not depend on the sizes
@@ -476,8 +555,10 @@ def labels(X):
     return network(X) + noise_sd * rng.standard_normal(X.shape[:-1])
 
 
+label_var = labels(train_marginal((20000,))).var()
+excess_bound = excess_share * label_var  # Delta, from training labels only
 print(f"output weights a = {np.round(a_out, 2)}")
-print(f"label variance on the box: {labels(train_marginal((20000,))).var():.3f}")
+print(f"label variance on the box: {label_var:.3f}; Delta = {excess_bound:.4f}")
 
 
 # %% [markdown]
@@ -500,15 +581,18 @@ def test_marginal(kind, strength, shape):
         return np.where(moved, 0.5 * U, U)
     if kind == "corner box":
         return 0.75 + 0.25 * U
+    if kind == "far cluster":  # the coupling experiment below
+        return far_cluster(shape)
     raise ValueError(kind)
 
 
-def run_trials(kind, strength):
+def run_trials(kind, strength, trials=n_trials, tau=tau, **learner):
     out = []
-    for start in range(0, n_trials, chunk):
-        t = min(chunk, n_trials - start)
+    for start in range(0, trials, chunk):
+        t = min(chunk, trials - start)
         X = train_marginal((t, n_train))
-        fit = tds_learner(X, labels(X), test_marginal(kind, strength, (t, n_test)), tau)
+        X_test = test_marginal(kind, strength, (t, n_test))
+        fit = tds_learner(X, labels(X), X_test, tau, **learner)
         X_eval = test_marginal(kind, strength, (t, n_eval))
         test_mse = ((fit["predict"](X_eval) - labels(X_eval)) ** 2).mean(1)
         keys = ("accept", "stat", "train_mse", "norm", "rank")
@@ -529,9 +613,11 @@ settings += [("beyond corner", p) for p in fractions]
 clock = time.perf_counter()
 results = {}
 for kind, strength in lib.progress(settings, enabled=progress, desc="shifts"):
-    results[kind, strength] = run_trials(kind, strength)
+    trials = null_trials if (kind, strength) == ("dilation", 1.0) else n_trials
+    results[kind, strength] = run_trials(kind, strength, trials)
 print(
-    f"{len(settings)} shifts x {n_trials} trials: {time.perf_counter() - clock:.1f} s wall-clock"
+    f"{len(settings)} shifts, {null_trials} trials without shift and {n_trials} per "
+    f"shift: {time.perf_counter() - clock:.1f} s wall-clock"
 )
 
 # %%
@@ -565,11 +651,14 @@ print(f"rank r of the reference span: {ranks.min()}..{ranks.max()} of m = {2 * n
 # the training error it sees, and the test error it cannot see. Without shift, $T$ is of the size
 # of the calibration runs and the learner accepts; its test error is slightly above its training
 # error (the usual optimism of least squares with $r$ parameters). The benign shift and the
-# corner box stay inside the training support and cost the predictor little. The test accepts the
-# first and rejects the second: moving all the mass into a small corner raises the second moment
-# of some unit-norm function by far more than the tolerance, whether or not the predictor suffers
-# there. A TDS learner is allowed such conservative rejections; it is not allowed to accept a
-# harmful shift. The dilation by 1.5 multiplies the test error, and the test rejects it. Mass
+# corner box stay inside the training support and cost the predictor little, yet the test
+# rejects both: moving mass into a small part of the box raises the second moment of some
+# unit-norm function (one peaked there) by more than the sampling noise that $\tau$ allows,
+# whether or not the predictor suffers there. A TDS learner is allowed such conservative
+# rejections; it is not allowed to accept a harmful shift. With a threshold from training data
+# alone, the test accepts only shifts whose effect on second moments is within that noise
+# (see the mildest dilation below); a benign shift is accepted only if $\tau$ is given slack
+# that no training sample justifies (the control `tolerance` in the table of controls). The dilation by 1.5 multiplies the test error, and the test rejects it. Mass
 # beyond the corner is rejected too; how much it would have cost depends on the network, which
 # is drawn afresh for every seed (some networks are nearly flat out there).
 
@@ -633,26 +722,27 @@ for fam, strengths in families.items():
             f"largest accepted {worst}"
         )
 
-# %% mystnb={"figure": {"caption": "Acceptance rate against the median excess test error (test MSE minus train MSE, log scale) of the fitted predictor, for the two shift families; each marker is one shift strength, labelled. The dotted line is the stated soundness bound on the excess. Acceptance drops from one to zero before the median excess reaches the bound.", "name": "fig-tds-learning-neural-networks-roc"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Acceptance rate against the median excess test error (test MSE minus train MSE, log scale) of the fitted predictor, for the two shift families; each marker is one shift strength, labelled with it. The dotted line is the excess bound Delta, a tenth of the training label variance. Acceptance drops from one to zero before the median excess reaches the bound.", "name": "fig-tds-learning-neural-networks-roc"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 for i, (fam, c) in enumerate(curves.items()):
     x = np.maximum(c["excess"], 1e-4)
     ax.plot(x, c["accept"], marker="o", color=lib.PALETTE[i], label=fam)
+    # dilation labels above the markers, fraction labels below: no two collide
     for xi, ai, si in zip(x, c["accept"], c["strength"]):
         ax.annotate(
             f"{si:g}",
             (xi, ai),
             textcoords="offset points",
-            xytext=(3, 5) if i == 0 else (3, -11),
+            xytext=(-6, 7) if i == 0 else (-6, -13),
             fontsize=7,
             color=lib.PALETTE[i],
         )
-ax.axvline(excess_bound, color="k", ls=":", lw=1, label="stated excess bound")
+ax.axvline(excess_bound, color="k", ls=":", lw=1, label="excess bound Delta")
 ax.set_xscale("log")
 ax.set_xlabel("median excess test MSE of the fitted predictor")
 ax.set_ylabel("acceptance rate")
-ax.set_ylim(-0.1, 1.1)
-ax.legend(loc="center right")
+ax.set_ylim(-0.25, 1.25)
+ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3, fontsize=8)
 lib.show(fig)
 
 # %% [markdown]
@@ -663,88 +753,220 @@ lib.show(fig)
 # samples hold none or one such point and are accepted; the clip keeps the excess error of these
 # accepted predictors small (the last column above). A mild dilation moves mass just outside the
 # box, where the functions of the ball are still close to their values on the box; the test
-# tolerates it until the excess error is a few times its no-shift value. Finally, the worst case that {prf:ref}`tds-thm-sound` pays for:
+# tolerates only the mildest one, whose excess error is close to its no-shift value
+# ({numref}`fig-tds-learning-neural-networks-roc`). Finally, the worst case that
+# {prf:ref}`tds-thm-sound` pays for:
 
 # %%
 all_trials = list(results.values())
 accepted_excess = np.concatenate([excess(r)[r["accept"]] for r in all_trials])
-bad_share = np.array(
-    [(r["accept"] & (excess(r) > excess_bound)).mean() for r in all_trials]
-)
+accepted_bad = [r["accept"] & (excess(r) > excess_bound) for r in all_trials]
+bad_share = np.array([bad.mean() for bad in accepted_bad])
 certified_slack = 4 * norm_bound**2 * tau
 print(f"accepted trials over all shifts: {accepted_excess.size}")
-print(f"largest excess test MSE among them: {accepted_excess.max():.4f}")
+if accepted_excess.size:
+    print(f"largest excess test MSE among them: {accepted_excess.max():.4f}")
 print(
-    f"accepted with excess > {excess_bound:g}: {round(bad_share.sum() * n_trials)} "
-    f"trials; largest share in one shift {bad_share.max():.3f}"
+    f"accepted with excess > Delta = {excess_bound:.4f}: "
+    f"{sum(bad.sum() for bad in accepted_bad)} trials; largest share in one shift "
+    f"{bad_share.max():.3f}"
 )
 print(f"worst-case slack 4 B^2 tau of eq. (eq-tds-cert): {certified_slack:.1f}")
 stats_all = np.concatenate([r["stat"] for r in all_trials])
-margin = np.abs(stats_all - tau).min() / tau
-print(f"closest call |T - tau| / tau over all trials: {margin:.1e}")
+if 0 < tau < np.inf:
+    margin = np.abs(stats_all - tau).min() / tau
+    print(f"closest call |T - tau| / tau over all trials: {margin:.1e}")
+
 
 # %% [markdown]
 # The certified slack is orders of magnitude above the excess errors we measure: the theorem's
 # guarantee is of the right form, but its constants need far more data than a laptop run to
 # become informative, which is why our soundness claim states a bound on measured errors.
 # Soundness in {prf:ref}`tds-def-tds` holds with probability $1 - \delta$, not always, and the
-# experiment shows why: a far point that the test sample happens to miss, or that lies outside
-# the reference set and is seen only through its projection on $\mathcal H_Z$, can let a trial
-# through whose predictor is poor there. No test escapes the first case: a test mass $p$ far
-# out is missed by all $n'$ points with probability $(1-p)^{n'} \approx e^{-pn'}$, and, clipped,
-# it costs up to $4M^2 p$. So an accepted predictor can be worse than its training error by
-# about $4M^2\ln(1/\delta)/n'$ with probability $\delta$: the accuracy $\varepsilon$ of a TDS
-# regressor cannot beat that, which is why we give the test more unlabelled points ($n'$) than
-# the learner has labelled ones. The
-# last line is the margin of the closest accept/reject decision; it is many orders of magnitude
-# above floating-point noise, so the counts above do not depend on the CPU.
+# experiment shows why: a far point that the test sample happens to miss can let a trial
+# through whose predictor is poor there. No test escapes this: a test mass $p$ far out is
+# missed by all $n'$ points with probability $(1-p)^{n'} \approx e^{-pn'}$, and, clipped, it
+# costs up to $4M^2 p$. So an accepted predictor can be worse than its training error by about
+# $4M^2\ln(1/\delta)/n'$ with probability $\delta$: the accuracy $\varepsilon$ of a TDS regressor
+# cannot beat that, which is why we give the test more unlabelled points ($n'$) than the learner
+# has labelled ones. The last line is the margin of the closest accept/reject decision; it is
+# many orders of magnitude above floating-point noise, so the counts above do not depend on the
+# CPU.
+#
+# ## Why test points go into the reference set
+#
+# For the multinomial kernel at these sizes, the coupling is not what makes the test work: a far
+# test point $x'$ raises the second moment of *linear* functions, and the constant and linear
+# parts of the kernel lie in the span of any $d + 1$ generic training points. A reference set of
+# $2m$ training points gives the same decisions (the control `train-only-reference` in the table
+# of controls below leaves every claim of the main experiment as it is). The coupling matters
+# when the kernel functions of training points cannot reach the test points. A Gaussian kernel
+# $K(x, z) = \exp\big(-\|x - z\|^2 / (2 w^2 d)\big)$, whose RKHS is infinite-dimensional, shows
+# it. With a train-only $Z$, every function of $\mathcal H_Z$ is close to zero on a test cluster
+# far from the box: $\hat\Sigma'$ is close to zero, $T \le \tau$ and the test accepts, although
+# the fitted $h$ (close to zero there too) says nothing about the labels. With test points in
+# $Z$, $K(\cdot, x'_j)/\sqrt{K(x'_j, x'_j)}$ is a unit-norm function with $g(x'_j) = 1$ that the
+# test sees. The cluster is the box shrunk by four and moved to $1.75\, v$, for the sign vector
+# $v$ (of 256 drawn) at which the target network is farthest from zero: an adversarial shift,
+# which a TDS learner must handle. Each arm is calibrated as above with its own reference set.
+
+# %%
+def gaussian_kernel(X, Z):
+    """exp(-|x - z|^2 / (2 w^2 d)) for batches X [t, n, d], Z [t, m, d]."""
+    sq = (X**2).sum(-1)[..., :, None] + (Z**2).sum(-1)[..., None, :]
+    sq = sq - 2 * X @ np.swapaxes(Z, 1, 2)
+    return np.exp(-np.maximum(sq, 0.0) / (2 * local_width**2 * X.shape[-1]))
+
+
+signs = rng.choice([-1.0, 1.0], size=(256, dim))
+far_corner = signs[np.argmax(np.abs(network(1.75 * signs)))]
+
+
+def far_cluster(shape):
+    return far_corner * (1.75 + 0.25 * train_marginal(shape))
+
+
+coupling_trials = max(5, n_trials // 4)
+clock = time.perf_counter()
+coupling = {}
+for arm, coupled in (("coupled Z", True), ("train-only Z", False)):
+    stats_arm, _, _ = calibrate(max(10, cal_runs // 5), gaussian_kernel, coupled)
+    coupling[arm] = run_trials(
+        "far cluster",
+        1.0,
+        coupling_trials,
+        threshold(stats_arm),
+        kernel=gaussian_kernel,
+        coupled=coupled,
+    )
+    r = coupling[arm]
+    print(
+        f"{arm:>12}: tau = {threshold(stats_arm):.4f}, median T = "
+        f"{np.median(r['stat']):8.4f}, accepted {r['accept'].mean():4.0%}, median "
+        f"excess test MSE {np.median(excess(r)):.3f}"
+    )
+print(
+    f"|f| at the cluster centre: {abs(network(1.75 * far_corner)):.2f}; "
+    f"{time.perf_counter() - clock:.1f} s wall-clock"
+)
+
+
+# %% [markdown]
+# The train-only test accepts a predictor whose excess error on the cluster is of the size of
+# the squared labels there; the coupled test rejects it in every trial. The difference is the one
+# the projection argument after {prf:ref}`tds-def-features` predicts: only a reference set that
+# contains test points makes the difference between $h$ and a good joint predictor an element
+# of the space the test inspects.
+#
+# ## Runtime against $d$ and $n$
+#
+# "Efficient" in the paper means a running time polynomial in $d$ and $1/\varepsilon$. For a
+# fixed reference set of $m$ points, one run of our learner costs $O(n m d)$ for the kernel
+# evaluations, $O(n m r)$ for the features and second moments ($n$ and $n'$ points) and
+# $O(m^3)$ for the eigendecompositions: linear in $n$ and in $d$. The paper's bound enters
+# through the sizes it asks for: $n$, $n'$ and $m$ polynomial in $d$ and $1/\varepsilon$ (for a
+# degree-$\ell$ kernel, at most the $\binom{d + \ell}{\ell}$ dimensions of its RKHS). We time
+# one batch of four trials, best of three repeats, with $n' = n$.
+
+# %% tags=["nbval-ignore-output"]
+
+def time_learner(d, n, repeats=3):
+    """Best-of-`repeats` wall-clock seconds of one trial of the learner."""
+    X, X_test = rng.uniform(-1, 1, (2, 4, n, d))
+    y = rng.standard_normal((4, n))
+    best = np.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        tds_learner(X, y, X_test, 1.0)
+        best = min(best, time.perf_counter() - start)
+    return best / 4
+
+
+times_d = np.array([time_learner(d, n_train) for d in timing_dims])
+times_n = np.array([time_learner(dim, n) for n in timing_sizes])
+slope_d = np.polyfit(np.log(timing_dims), np.log(times_d), 1)[0]
+slope_n = np.polyfit(np.log(timing_sizes), np.log(times_n), 1)[0]
+for d, t in zip(timing_dims, times_d):
+    print(f"d = {d:3d}, n = n' = {n_train}: {t:.4f} s wall-clock per trial")
+for n, t in zip(timing_sizes, times_n):
+    print(f"d = {dim:3d}, n = n' = {n:4d}: {t:.4f} s wall-clock per trial")
+print(f"fitted exponents: time ~ d^{slope_d:.2f} and n^{slope_n:.2f} (m = {2 * n_ref})")
+glue("tds_slope_d", f"{slope_d:.2f}", display=False)
+glue("tds_slope_n", f"{slope_n:.2f}", display=False)
+
+# %% mystnb={"figure": {"caption": "Wall-clock time of one trial of the learner (reference set, features, statistic, norm-ball fit) against the input dimension d (left, n = n' fixed) and the sample size n = n' (right, d fixed), log-log; the dashed lines have slope one.", "name": "fig-tds-learning-neural-networks-runtime"}} tags=["hide-input", "nbval-ignore-output"]
+fig, axes = lib.subplots(1, 2)
+for ax, x, t, name in (
+    (axes[0], timing_dims, times_d, "input dimension d"),
+    (axes[1], timing_sizes, times_n, "sample size n = n'"),
+):
+    x = np.asarray(x, float)
+    ax.plot(x, t, marker="o", color=lib.PALETTE[0], label="measured")
+    ax.plot(x, t[0] * x / x[0], ls="--", color="0.5", label="slope 1")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xticks(x, [f"{v:g}" for v in x])  # the measured sizes, no minor labels
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_xlabel(name)
+    ax.set_ylabel("seconds per trial")
+    ax.legend(fontsize=8)
+lib.show(fig)
+
+# %% [markdown]
+# {numref}`fig-tds-learning-neural-networks-runtime`: the fitted exponents are
+# {glue:}`tds_slope_d` in $d$ and {glue:}`tds_slope_n` in $n$. At these sizes the kernel
+# evaluations are cheap beside the $O(n m r)$ products, so $d$ barely moves the time, and the
+# time grows at most linearly in $n$ (below it while fixed costs such as the $O(m^3)$
+# eigendecompositions still weigh). Both are within the polynomial the theory allows; the
+# theory's price lies in how large $n$ and $m$ must be for its guarantee, not in the cost of a
+# run.
 #
 # ## What we reproduced
 #
-# All rates are over `n_trials` independent trials per shift, and $\delta = 1 -$ `cal_level`
-# $= 0.1$ is the failure probability in {prf:ref}`tds-def-tds`. Completeness asks for the
-# calibration level, 90% acceptance (with the tolerance added, the expected rate is higher). The
-# soundness bound $\Delta = 0.05$ on the excess test MSE is five times the noise variance and
-# several times the no-shift excess; it was fixed from a first run of seed 0. Soundness is
-# checked as defined: in every shift, the share of trials that are *accepted and* have an
-# excess above $\Delta$ must be at most $\delta$. Two earlier versions failed, and we record
-# them. (i) With $n' = 400$ we asked that *every* accepted trial be within $\Delta$; it held on
-# seed 0 and failed on seed 4, where one trial in 40 at $p = 0.005$ and one at $p = 0.02$ were
-# accepted with an excess above $\Delta$. (ii) With the share-based check, still at $n' = 400$, one
-# seed out of ten drew a network that is steep beyond the corner, and 11 of 40 trials at
-# $p = 0.005$ were accepted with an excess above $\Delta$: the blind spot $4M^2\ln(1/\delta)/n'$
-# described after {numref}`fig-tds-learning-neural-networks-roc` exceeded $\Delta$ for that
-# network. We then raised $n'$ to 2000, which puts the blind spot below $\Delta$ for label bounds
-# $M$ up to about 3, and drew the network from a separate random stream so that it no longer
-# depends on the sample sizes (so the seeds now draw other networks than in (ii)). A shift is *harmful* for the network of a seed
-# when the median excess of the fitted predictor exceeds $\Delta$; the test must reject each such
-# shift in at least $1 - \delta$ of its trials. Finally, the rejected predictors under the
-# dilation by 1.5 must have a median excess above $\Delta$: accepting them would have broken the
-# guarantee. We first also asked this of the mass beyond the corner; on seed 1 that network is
-# nearly flat there and the excess stayed below $\Delta$, so that shift is not called harmful.
+# All rates are over independent trials: `null_trials` without shift and `n_trials` per shift.
+# $\delta$ is the failure probability in {prf:ref}`tds-def-tds`. Completeness asks for the
+# theorem's $1 - \delta$ acceptance without shift, with the threshold at the $1 - \delta/4$
+# no-shift quantile from training data only (the margin is explained with the calibration).
+# Soundness is checked as defined: in every shift, the share of trials that are *accepted and*
+# have an excess above $\Delta$ (a tenth of the training label variance) must be at most
+# $\delta$. A shift is *harmful* for the network of a seed when the median excess of the fitted
+# predictor exceeds $\Delta$; the test must reject each such shift in at least $1 - \delta$ of
+# its trials. That the predictors rejected under the dilation by 1.5 are bad is a property of
+# the steep target ($W = 5$), not of the test: with a gentle target (the control
+# `gentle-target`, $W = 1$ and label noise 0.01) the test takes the same decisions, but no
+# shift is harmful any more and the predictors rejected under the dilation by 1.5 are within
+# $\Delta$: claims 4 and 5 fail under it (table of controls). The benign shift is rejected: a threshold from training data allows for sampling noise
+# only, and this shift moves second moments by more (claim 6, recorded as not holding; TDS does
+# not require it). Its positive control, `tolerance`, adds to $\tau$ the slack of 0.05 that
+# would let it through. The coupling claim is the experiment of the previous section.
 
 # %%
-claims = lib.Claims("tds-learning-neural-networks", paper="chandrasekaran2025learning")
+claims = lib.Claims(
+    "tds-learning-neural-networks", paper="chandrasekaran2025learning", control=control
+)
 claims.add(
     "Implementation: the reference features reproduce the kernel on the reference "
     "points (max relative error)",
     gram_error_text,
     "(implementation check)",
     gram_error < 1e-6,
+    value=gram_error,
 )
 accept_none = results["dilation", 1.0]["accept"].mean()
 claims.add(
-    "Completeness: with no shift the test accepts (acceptance rate >= 0.9)",
+    f"Completeness: with no shift and tau the {cal_level:.1%} no-shift quantile "
+    f"(training data only), the test accepts in >= {1 - delta:.0%} of "
+    f"{null_trials} trials",
     accept_none,
-    "accepts w.h.p. when D'_x = D_x",
-    accept_none >= 0.9,
-    fmt="{:.2f}",
+    "accepts w.p. >= 1 - delta when D'_x = D_x",
+    accept_none >= 1 - delta,
+    fmt="{:.3f}",
 )
-delta = 1 - cal_level
 claims.add(
     f"Soundness: in each of the {len(settings)} shifts, the share of trials accepted "
-    f"with test MSE - train MSE > {excess_bound:g} is <= delta = {delta:.1f} "
-    "(largest share)",
+    f"with test MSE - train MSE > Delta (a tenth of the label variance) is <= delta = "
+    f"{delta:g} (largest share)",
     bad_share.max(),
     "P(accept and test error > O(lambda) + eps) <= delta",
     bad_share.max() <= delta,
@@ -753,35 +975,62 @@ claims.add(
 harmful = [k for k, r in results.items() if np.median(excess(r)) > excess_bound]
 reject_harmful = min((1 - results[k]["accept"].mean() for k in harmful), default=np.nan)
 claims.add(
-    f"Soundness: every shift harmful for this network (median excess > "
-    f"{excess_bound:g}) is rejected in >= {1 - delta:.1f} of its trials (lowest rate; "
-    "number of harmful shifts)",
+    f"Soundness: every shift harmful for this network (median excess > Delta) is "
+    f"rejected in >= {1 - delta:g} of its trials (lowest rate; number of harmful "
+    "shifts)",
     f"{reject_harmful:.3f} ({len(harmful)} of {len(settings)})",
     "rejects when the shift would make h bad",
     reject_harmful >= 1 - delta and len(harmful) >= 1,
     value=reject_harmful,
 )
 strongest = results["dilation", dilations[-1]]
-rejected_excess = np.median(excess(strongest)[~strongest["accept"]])
+rejected = excess(strongest)[~strongest["accept"]]
+rejected_excess = np.median(rejected) if rejected.size else np.nan
 claims.add(
-    f"Rejected predictors are bad: under the dilation s = {dilations[-1]:g} their "
-    f"median excess test MSE is > {excess_bound:g}",
-    rejected_excess,
+    f"With this steep target (W = 5), the predictors rejected under the dilation "
+    f"s = {dilations[-1]:g} are bad: median excess test MSE / Delta > 1",
+    rejected_excess / excess_bound,
     "(the rejection is needed)",
     rejected_excess > excess_bound,
-    fmt="{:.3f}",
+    fmt="{:.2f}",
 )
 accept_benign = results["benign: centre", 0.5]["accept"].mean()
 claims.add(
-    "Not every shift is rejected: the benign shift is accepted in >= 90% of trials",
+    "The benign shift (half the mass to the centre, harmless to h) is accepted in >= "
+    "90% of trials",
     accept_benign,
     "(not required by TDS)",
     accept_benign >= 0.9,
     fmt="{:.2f}",
+    expect=False,
+)
+gap_coupled = 1 - coupling["coupled Z"]["accept"].mean()
+train_only = coupling["train-only Z"]
+train_only_bad = (train_only["accept"] & (excess(train_only) > excess_bound)).mean()
+claims.add(
+    f"Coupling (Gaussian kernel, far cluster): the coupled test rejects in >= "
+    f"{1 - delta:g} of trials, while the train-only test accepts with excess > Delta "
+    "in >= the same share (rates: coupled rejects / train-only accepts bad)",
+    f"{gap_coupled:.2f} / {train_only_bad:.2f}",
+    "test points in Z are what makes the test sound",
+    gap_coupled >= 1 - delta and train_only_bad >= 1 - delta,
+    value=gap_coupled + train_only_bad - 1,
 )
 claims.report()
 
 # %% [markdown]
+# ```{controls-table}
+# ```
+#
+# Each control takes one idea away; run one with
+# `make run CHAPTER=tds-learning-neural-networks CONTROL=tau-zero` (or any name in the table).
+# Over seeds 0–9 the no-shift acceptance is {seeds}`2`, the largest accepted-and-bad share
+# {seeds}`3` and the excess of the rejected predictors under the strongest dilation {seeds}`5`
+# times $\Delta$ (mean ± standard deviation over the seeds). At the paper preset ($d = 10$,
+# $n = n' = 4000$, a reference set of 300 points; {paper-preset}`runtime` on two CPU cores) the
+# no-shift acceptance is {paper-preset}`2`, the largest accepted-and-bad share
+# {paper-preset}`3`, and the coupling rates are {paper-preset}`7`.
+#
 # ## How this compares with the paper
 #
 # | | paper {cite:p}`chandrasekaran2025learning` | this chapter |
@@ -789,32 +1038,38 @@ claims.report()
 # | Setting | TDS regression, squared loss; bounded hypercontractive training marginals | the same, training marginal uniform on $[-1,1]^d$ |
 # | Class | one-hidden-layer sigmoid networks (and deeper Lipschitz ones) | one-hidden-layer sigmoid network, $k = 4$, $W = 5$, $d = 5$, noise 0.1 |
 # | Kernel | a kernel whose RKHS approximates the networks (exact kernel and degree not known to us) | multinomial kernel, degree 5 |
-# | Features | data-dependent map on a reference set of train and test points | the same, 80 + 80 points |
-# | Test | spectral test of test vs train second moments (threshold from theory) | $\lambda_{\max}(\hat\Sigma' - \hat\Sigma)$ on the unit ball; threshold from training data only |
+# | Features | data-dependent map on a reference set of train and test points | the same, 80 + 80 points; a train-only set and a Gaussian kernel to show why test points belong in it |
+# | Test | spectral test of test vs train second moments (threshold from theory) | $\lambda_{\max}(\hat\Sigma' - \hat\Sigma)$ on the unit ball; threshold the $1 - \delta/2$ no-shift quantile from training data only |
 # | Learner | least squares in a norm ball | the same, $B = 8$, by ridge bisection |
-# | Soundness | with probability $1-\delta$: accept $\Rightarrow$ test error $\le O(\lambda) + \varepsilon$, with explicit sample sizes | accepted-and-bad share $\le \delta$ in every shift, for a stated bound on the measured excess; the certified bound {eq}`eq-tds-cert` is vacuous at our sizes |
-# | Completeness | accept w.h.p. without shift | accepted at least at the calibration level |
+# | Soundness | with probability $1-\delta$: accept $\Rightarrow$ test error $\le O(\lambda) + \varepsilon$ | accepted-and-bad share $\le \delta$ in every shift, for a bound $\Delta$ on the measured excess; the certified bound {eq}`eq-tds-cert` is vacuous at our sizes |
+# | Completeness | accept with probability $\ge 1 - \delta$ without shift | the same, with the calibrated threshold |
+# | Efficiency | polynomial time in $d$ and $1/\varepsilon$ | time per run measured against $d$ and $n$ |
 # | Unbounded marginals | second algorithm via moment matching | not implemented |
 # | Experiments | none (theory paper) | ours: shift families, scenarios, figures above |
 #
 # The paper proves guarantees; we can only check behaviour at one scale. At that scale the
-# mechanism works as the theorem describes: the coupled reference set makes "the difference
-# between my predictor and any good predictor" an element of one finite space, and comparing
-# second moments on its unit ball catches the shifts that hurt the predictor, up to the rare
-# misses (probability $\delta$) that the definition allows. Two things the theorem does not promise, and we see, are worth knowing. The test is
-# conservative: it rejects the corner shift, under which the predictor was fine, because it
-# guards against every function of the ball and not only the one it learned. And its worst-case
-# certificate is loose by orders of magnitude at these sample sizes, so in practice the threshold
-# has to be calibrated, as we do from training data, rather than taken from the theory.
+# test behaves as the theorem describes: comparing second moments on the unit ball of the
+# reference span catches the shifts that hurt the predictor, up to the rare misses (probability
+# $\delta$) that the definition allows, and a threshold taken from training data alone keeps the
+# acceptance without shift at the level completeness asks. The coupled reference set is
+# necessary in general (the Gaussian-kernel experiment), but for the multinomial kernel a
+# train-only set does as well at our sizes, because far test mass shows in the low-degree part
+# of the kernel that any reference set spans. Two things the theorem does not promise, and we
+# see, are worth knowing. The test is conservative: it rejects the corner shift, under which the
+# predictor was fine, because it guards against every function of the ball and not only the
+# one it learned. And its worst-case certificate, like the Bernstein threshold
+# {eq}`eq-tds-bernstein`, is loose by an order of magnitude or more at these sample sizes, so
+# in practice the threshold has to be calibrated, as we do from training data, rather than
+# taken from the theory.
 #
 # ## Try it
 #
-# * `-p tolerance=0.3`: the threshold triples. The test now accepts the dilations up to $s = 1.3$,
-#   which are harmful for the network of seed 0, and a quarter of the trials at $s = 1.5$: both
-#   soundness claims fail. The tolerance is the knob that trades completeness under benign
-#   shifts for soundness, and the calibrated quantile alone is far from enough to be safe.
-# * `-p weight_norm=2.0`: a gentler, nearly linear network. The statistic $T$ and every
-#   accept/reject decision are exactly the same as in the default (the test never looks at a
-#   label), but the shifts cost less: fewer of them are harmful, and the excess error under the
-#   dilation by 1.5 is smaller. Whether a shift *hurts* depends on the target; whether the test
-#   *rejects* it does not.
+# * `-p control=no-test` (or any control in the table): each takes one idea away, and the claims
+#   cell names the claims that fail.
+# * `-p delta=0.02`: a threshold at the 99% no-shift quantile. Completeness is asked at 98%; the
+#   milder dilations are accepted more often, and the soundness claims show whether the excess
+#   they cost stays below $\Delta$.
+# * `-p weight_norm=2.0`: a gentler network. The statistic $T$ and every accept/reject decision
+#   are the same as in the default (the test never looks at a label), but the shifts cost less:
+#   fewer of them are harmful, and the excess error under the dilation by 1.5 is smaller.
+#   Whether a shift *hurts* depends on the target; whether the test *rejects* it does not.
