@@ -27,11 +27,11 @@
 # that bound? The paper answers yes, with two ingredients: a transformation of the labels and a
 # smoothed loss. The paper is pure theory; the experiment is ours. We run online spherical SGD
 # on the link $\mathrm{He}_3$ (information exponent 3, generative exponent 1) with raw labels,
-# with smoothing, and with transformed labels, fit how the samples needed grow with $d$, repeat
-# it for $\mathrm{He}_2$ (generative exponent 2), and train a two-layer network end to end. The
-# defaults ($d \in \{16, 32, 64, 128\}$, 48 independent runs per point) take under a minute on
-# one CPU core; `make run CHAPTER=single-index-generative-exponent PRESET=paper` runs
-# $d$ up to 256 with more runs.
+# with smoothing, and with transformed labels, and on a binary link with generative exponent 3,
+# the paper's own regime, with and without smoothing; we compare the samples each method needs
+# as $d$ grows, and train a two-layer network end to end. The defaults ($d$ from 64 to 1024,
+# 64 independent runs per point and step size) take about a minute on one CPU core;
+# `make run CHAPTER=single-index-generative-exponent PRESET=paper` goes to larger $d$.
 # ```
 #
 # ## The question
@@ -51,7 +51,8 @@
 # ideas together in one gradient algorithm for a two-layer network and prove that it needs
 # $\tilde O(d^{s^\star/2} \vee d)$ samples, the lower bound up to logarithms. We test the three
 # rates on a link where they differ, $\mathrm{He}_3$: raw SGD should need $d^2$ samples,
-# smoothing $d^{3/2}$, and a label transformation $d$.
+# smoothing $d^{3/2}$, and a label transformation $d$; and the theorem's $d^{s^\star/2}$ on a
+# link with $s^\star = 3$, where no transformation helps and smoothing must do the work.
 #
 # ## The setting and the theorem
 #
@@ -88,8 +89,14 @@
 # over square-integrable $T$. Always $s^\star \le k^\star$. For $\mathrm{He}_3$, $k^\star = 3$ but
 # $T(y) = \mathrm{sign}(y)$ gives
 # $\mathbb E[\mathrm{sign}(\mathrm{He}_3(z))\, z] = 2(2\varphi(\sqrt3) - \varphi(0)) \approx -0.44$,
-# so $s^\star = 1$. For $\mathrm{He}_2$, $y$ is an even function of $z$, so every $T(y)$ is even
-# and has no degree-1 coefficient: $s^\star = k^\star = 2$.
+# so $s^\star = 1$. For labels $y \in \{-1, +1\}$ every $T(y)$ is affine in $y$, so $s^\star =
+# k^\star$. The binary link $y = \mathrm{sign}(z^3 - 2z\ln 2)$, that is
+# $P(y = 1 \mid z) = \tfrac12\big(1 + \mathrm{sign}(\mathrm{He}_3(z) - a z)\big)$ with
+# $a = 2\ln 2 - 3$, is odd, so its even coefficients vanish; its $\mathrm{He}_1$ coefficient is
+# $\mathbb E[yz] = 2\big(2\varphi(\sqrt{2\ln 2}) - \varphi(0)\big) = 0$ because
+# $\varphi(\sqrt{2\ln 2}) = \varphi(0)/2$, and its $\mathrm{He}_3$ coefficient is
+# $\mathbb E[y\,\mathrm{He}_3(z)] = 4\ln 2\,\varphi(0) \approx 1.11$. So
+# $s^\star = k^\star = 3$.
 # ```
 #
 # Online SGD on the correlation loss $\ell(w; x, y) = -T(y)\,\sigma(\langle w, x\rangle)$ with
@@ -157,54 +164,59 @@
 # ```
 #
 # So on $\mathrm{He}_3$ the three methods should need $d^2$ (raw labels, $\sigma = \mathrm{He}_3$),
-# $d^{3/2}$ (raw labels, smoothed $\mathrm{He}_3$) and $d$ samples (labels $\pm\mathrm{sign}(y)$,
-# $\sigma = \mathrm{He}_1$); on $\mathrm{He}_2$ no transformation helps and the rate is
-# $d\log d$, the $d^{s^\star/2} \vee d = d$ regime up to the logarithm.
+# $d^{3/2}$ (raw labels, smoothed $\mathrm{He}_3$) and $d$ samples (labels $-\mathrm{sign}(y)$,
+# $\sigma = \mathrm{He}_1$). On the binary link of {prf:ref}`sige-def-exponents`, the paper's own
+# regime $s^\star = 3$, no transformation helps and the theorem's rate $d^{s^\star/2} = d^{3/2}$
+# needs the smoothing; without it SGD needs $d^{s^\star - 1} = d^2$.
 #
 # ```{note}
 # **Where this chapter departs from the paper.** The paper's pseudo-code and constants were not
 # available to us; the algorithm below is our reading of its description.
 # * **Neurons.** In the scaling experiments each replicate is one neuron with its own stream
-#   of samples, so a sample count is what one neuron needs; the network of experiment 4 shares
+#   of samples, so a sample count is what one neuron needs; the network of experiment 3 shares
 #   the samples between its neurons. $\theta^\star = e_1$, which loses nothing because SGD with
-#   Gaussian inputs and a start drawn uniformly around $\theta^\star$ is rotation invariant.
-# * **Links and transforms.** $\mathrm{He}_3$ with $T(y) = -\mathrm{sign}(y)$ ($s^\star = 1$) and
-#   $\mathrm{He}_2$ ($s^\star = 2$). We do not build links with $s^\star \ge 3$, where
-#   transformation *and* smoothing are both needed; smoothing is shown on the raw $\mathrm{He}_3$
-#   labels instead, where it gives $d^{k^\star/2}$.
-# * **Step sizes.** $\eta = c\, d^{-\alpha}$ with the $\alpha$ that the drift-noise argument gives
-#   for each method and one constant $c$ per method, fixed before the scaling fits; horizons are
-#   a fixed multiple of the predicted rate.
-# * **Start.** In the scaling experiments every neuron starts at overlap exactly $d^{-1/2}$
-#   (the typical value of a uniform start) in a random direction otherwise. A uniform start
-#   makes the escape time of raw $\mathrm{He}_3$ SGD, about $1/(\eta m_0)$, heavy-tailed in
-#   $m_0$; in our first runs with uniform starts (seed 0) the raw exponent came out at 1.81
-#   and 1.66 for two horizons, moved by the draw of a few slow runs. The network keeps the
-#   uniform start.
-# * **Sample complexity** is the first step at which the overlap, averaged over replicates,
-#   reaches a target (0.5), not the paper's $1 - \epsilon$ with a polylog factor.
+#   Gaussian inputs is rotation invariant.
+# * **Links and transforms.** $\mathrm{He}_3$ with $T(y) = -\mathrm{sign}(y)$ ($s^\star = 1$), and
+#   the binary link $y = \mathrm{sign}(z^3 - 2z\ln 2)$ ($s^\star = 3$), whose labels are used as
+#   they are (for $\pm 1$ labels every transformation is affine).
+# * **Step sizes.** The samples needed by a method at a given $d$ are the best over a grid of
+#   five steps, spaced by factors of 2 around a reference $c\,d^{-\alpha}$ with the $\alpha$ of
+#   the drift-noise argument. The best step is printed; it is inside the grid, not at its edge,
+#   so the counts are the method's, not the reference schedule's.
+# * **Start.** In the scaling experiments every neuron starts at overlap exactly $d^{-1/2}$, the
+#   typical size of the overlap of a uniformly random start. A uniform start makes the escape
+#   time of raw SGD, about $1/(\eta m_0)$, heavy-tailed in $m_0$. The network's neurons start
+#   uniformly at random.
+# * **Sample complexity** is the median over replicates of the first sample at which a neuron's
+#   overlap reaches a target (0.5), not the paper's $1 - \epsilon$ with a polylog factor.
 # * **Sparse case.** Not run: the weight-perturbation step is not specified in the material
 #   available to us, and we did not invent one.
 # ```
 #
 # ## The algorithm
 #
-# Online spherical SGD, one fresh sample per step, a batch of independent neurons as one matrix:
-# the Riemannian gradient is the Euclidean one minus its component along $w$, and the step ends
-# with a projection back to the sphere. Each method is a *coefficient* $-\partial\ell/\partial u =
-# T(y)\,\sigma'(u)$ multiplying $x$.
+# Online spherical SGD, one fresh sample per step: the Riemannian gradient is the Euclidean one
+# minus its component along $w$, and the step ends with a projection back to the sphere. Each
+# method is a *coefficient* $g = -\partial\ell/\partial u = T(y)\,\sigma'(u)$ multiplying $x$, so
+# one step is $w \leftarrow (w + \eta g (x - u w))/\|w + \eta g (x - u w)\|$.
 
 # %% tags=["parameters"]
 seed = 0
 device = "cpu"  # numpy only; the device just has to be valid
 progress = False
-dims = [16, 32, 64, 128]  # input dimensions d for the scaling fits
-n_replicates = 48  # independent neurons (runs) per method and d, batched
-target_overlap = 0.5  # sample complexity: first step the mean |overlap| reaches this
-step_raw = 0.05  # raw He3: step size step_raw * d^-1.5
-step_smooth = 0.05  # smoothed He3: eta / s^3 is step_smooth * d^-1.25
-step_linear = 0.1  # sign(y) with He1, and raw He2: step size step_linear / d
-horizon_factor = 6.0  # each run lasts horizon_factor x the budget(method, d) steps
+control = "none"  # or a deliberately wrong variant named in controls.yaml
+dims = [64, 128, 256]  # experiment 1: every method
+dims_large = [256, 512, 1024]  # experiment 2: the fast methods at larger d
+n_replicates = 64  # independent neurons (runs) per method, d and step
+target_overlap = 0.5  # a run's sample count: first step its |overlap| reaches this
+step_grid = [0.25, 0.5, 1.0, 2.0, 4.0]  # multiples of each method's reference step
+step_raw = 0.5  # He3 activation: reference step step_raw * d^-1.5
+step_smooth = 0.2  # smoothed He3: reference step (s^3 eta) step_smooth * d^-1.25
+step_linear = 1.0  # He1 activation (transformed labels): reference step step_linear / d
+horizon = 4.0  # experiment 1: a run stops after horizon * d^2 samples at most
+horizon_large = 16.0  # experiment 2: after horizon_large * d^1.5 samples at most
+stop_fraction = 0.75  # a (method, d) stops once one step brings this share to target
+n_bootstrap = 400  # resamples of the replicates for the intervals
 net_dim = 64  # two-layer network: input dimension
 net_width = 64  # two-layer network: number of neurons
 net_steps_per_d = 1000  # stage 1 samples: net_steps_per_d * net_dim
@@ -225,264 +237,375 @@ except ModuleNotFoundError:
 import time
 
 import numpy as np
+from myst_nb import glue
 
 lib.check_bool("progress", progress)
-lib.check_int_list("dims", dims, low=8, high=1024, min_len=3, increasing=True)
-lib.check_int("n_replicates", n_replicates, low=4, high=4096)
+control = lib.check_control("single-index-generative-exponent", control)
+lib.check_int_list("dims", dims, low=8, high=4096, min_len=3, increasing=True)
+lib.check_int_list(
+    "dims_large", dims_large, low=8, high=8192, min_len=3, increasing=True
+)
+lib.check_int("n_replicates", n_replicates, low=8, high=4096)
 lib.check_float("target_overlap", target_overlap, low=0.2, high=0.8)
+if not (
+    isinstance(step_grid, list)
+    and len(step_grid) >= 3
+    and all(isinstance(f, (int, float)) and f > 0 for f in step_grid)
+):
+    raise ValueError("parameter `step_grid`: a list of at least 3 positive numbers")
 lib.check_float("step_raw", step_raw, low=0.0, high=1.0, low_open=True)
 lib.check_float("step_smooth", step_smooth, low=0.0, high=1.0, low_open=True)
 lib.check_float("step_linear", step_linear, low=0.0, high=1.0, low_open=True)
-lib.check_float("horizon_factor", horizon_factor, low=1.0, high=100.0)
+lib.check_float("horizon", horizon, low=0.1, high=100.0)
+lib.check_float("horizon_large", horizon_large, low=0.1, high=1000.0)
+lib.check_float("stop_fraction", stop_fraction, low=0.5, high=1.0)
+lib.check_int("n_bootstrap", n_bootstrap, low=50, high=10000)
 lib.check_int("net_dim", net_dim, low=8, high=1024)
 lib.check_int("net_width", net_width, low=4, high=4096)
 lib.check_int("net_steps_per_d", net_steps_per_d, low=1, high=10000)
 lib.check_int("net_ridge_samples", net_ridge_samples, low=100, high=10**6)
 lib.check_float("net_ridge_penalty", net_ridge_penalty, low=0.0, high=10.0)
-steps_needed = horizon_factor * max(dims) ** 2
-if steps_needed * n_replicates * max(dims) > 5e11:
-    raise ValueError(
-        f"parameters `dims`, `n_replicates`, `horizon_factor`: about "
-        f"{steps_needed * n_replicates * max(dims):.1e} flops per method (limit 5e11); "
-        "lower them"
-    )
 rng, device = lib.setup(seed, device)
 
-
 # %% [markdown]
-# The links and the three coefficients. `raw` differentiates $y\,\mathrm{He}_k(u)$;
-# `smoothed` differentiates {eq}`eq-sige-smooth` with $\lambda = d^{1/4}$; `sign` uses
-# $T(y) = -\mathrm{sign}(y)$ (the minus makes $\mathbb E[T(y)z] \approx +0.44$, so the neuron
-# moves towards $+\theta^\star$ like the others) and the linear activation $\mathrm{He}_1$,
-# whose smoothing is itself.
+# **The overlap chain.** With Gaussian inputs the overlap $m_t = \langle w_t, \theta^\star\rangle$ of
+# online spherical SGD is a Markov chain on its own, and we simulate it exactly in $O(1)$ work per
+# step, whatever $d$. Rotate so that $w = m\,e_1 + \sqrt{1 - m^2}\,e_2$ and $\theta^\star = e_1$.
+# A fresh sample enters the step only through $z = x_1$, $u = \langle w, x\rangle = m z +
+# \sqrt{1 - m^2}\,x_2$ and $\|x\|^2 = x_1^2 + x_2^2 + \chi^2_{d-2}$, and the step gives
+#
+# $$
+# m' = \frac{m + \eta g\,(z - u m)}{\sqrt{1 + \eta^2 g^2 (\|x\|^2 - u^2)}}.
+# $$ (eq-sige-chain)
+#
+# So one step of a neuron costs a few numbers, and every method, dimension, step size and
+# replicate runs as one array. The coefficient $g$ of each activation is
+# $A u^2 + B\rho^2 + C$ times the transformed label, with $\rho^2 = \|x\|^2 - u^2$:
+# $\mathrm{He}_3' = 3u^2 - 3$, $\mathrm{He}_1' = 1$, and for the smoothed $\mathrm{He}_3$ the
+# derivative of {eq}`eq-sige-smooth` in $u$ (with $\partial\rho^2/\partial u = -2u$) times $s^3$,
+# a constant that only rescales the step.
 
 # %%
-def he2(z):
-    return z * z - 1
+LN2 = np.log(2.0)
+# method: (link, label transformation, activation, reference-step exponent)
+METHODS = {
+    "raw He3": ("He3", "identity", "He3", 1.5),
+    "smoothed He3": ("He3", "identity", "smoothed He3", 1.25),
+    "transformed He3": ("He3", "-sign", "He1", 1.0),
+    "raw binary": ("binary", "identity", "He3", 1.5),
+    "smoothed binary": ("binary", "identity", "smoothed He3", 1.25),
+}
+REF_STEP = {"He3": step_raw, "smoothed He3": step_smooth, "He1": step_linear}
 
 
 def he3(z):
     return z**3 - 3 * z
 
 
-def coefficient(method, z, u, x, d):
-    """-dloss/du for one sample per neuron; z = <theta_star, x>, u = <w, x>."""
-    if method == "raw He3":
-        return he3(z) * (3 * u * u - 3)
-    if method == "smoothed He3":
-        lam2 = np.sqrt(d)  # lambda = d^(1/4)
-        s = np.sqrt(1 + lam2)
-        rho2 = np.einsum("rd,rd->r", x, x) - u * u
-        k = lam2 / (d - 1)
-        dsigma = (3 * u * u + 3 * k * rho2 - 6 * k * u * u) / s**3 - 3 / s
-        return he3(z) * dsigma
-    if method == "sign He3":
-        return -np.sign(he3(z)) * np.ones_like(u)
-    if method == "raw He2":
-        return he2(z) * 2 * u
-    raise ValueError(method)
+def link_labels(link, z):
+    if link == "He3":
+        return he3(z)
+    return np.sign(z**3 - 2 * LN2 * z)  # binary link, s* = 3
+
+
+def transform(kind, y):
+    if kind == "-sign" and control != "no-transform":
+        return -np.sign(y)
+    return y
+
+
+def activation_abc(activation, d):
+    """g / T(y) = A u^2 + B rho^2 + C for the activation at dimension d."""
+    if activation == "He3":
+        return 3.0, 0.0, -3.0
+    if activation == "He1":
+        return 0.0, 0.0, 1.0
+    lam2 = 0.0 if control == "no-smoothing" else np.sqrt(d)  # lambda = d^(1/4)
+    k = lam2 / (d - 1)
+    return 3 - 6 * k, 3 * k, -3 * (1 + lam2)  # times s^3 = (1 + lambda^2)^1.5
+
+
+EXPONENTS = {"He3": (3, 1), "binary": (3, 3)}  # link: (k*, s*)
+
+
+def theory_exponent(method):
+    """The rate's exponent: d^max(e/2, 1) smoothed or linear, d^max(e-1, 1) raw He3,
+    with e = s* for transformed labels and e = k* for raw labels."""
+    link, kind, activation, _ = METHODS[method]
+    k_star, s_star = EXPONENTS[link]
+    if control == "theory-kstar":  # a theory that ignores the generative exponent
+        s_star = k_star
+    e = s_star if kind == "-sign" else k_star
+    return max(e - 1.0, 1.0) if activation == "He3" else max(e / 2, 1.0)
+
+
+def reference_step(method, d):
+    activation, alpha = METHODS[method][2], METHODS[method][3]
+    return REF_STEP[activation] * d**-alpha
 
 
 # %% [markdown]
-# The smoothed derivative includes $\partial\rho^2/\partial u = -2u$, hence the $-6ku^2$ term.
-# The SGD loop keeps only the mean overlap per step, so that the threshold is applied to an
-# average over the replicates, never to one noisy run.
+# `overlap_chains` runs a list of cells (method, $d$, step), `n_replicates` neurons each, and
+# returns each neuron's first sample at which $m \ge$ `target_overlap` ($\infty$ if it never
+# does). A (method, $d$) stops when one of its steps has brought `stop_fraction` of its neurons to
+# the target, or at its cap; every sample count the analysis uses is then already decided (a
+# slower step's median is beyond the stopping time, so it cannot be the best).
 
 # %%
-def spherical_sgd(
-    method,
-    d,
-    n_steps,
-    eta,
-    n_rep,
-    anneal_after=None,
-    shared=False,
-    typical_start=True,
-    chunk=1024,
-):
-    """Online spherical SGD, theta_star = e_1, step eta (times anneal_after / t after
-    step anneal_after); shared: all neurons see the same sample (one network);
-    typical_start: overlap exactly 1/sqrt(d) at the start, else uniform.
-    Returns the mean |overlap| per step and the final neurons [n_rep, d]."""
-    w = rng.standard_normal((n_rep, d))
-    if typical_start:
-        w[:, 0] = 0.0
-        w *= np.sqrt(1 - 1 / d) / np.linalg.norm(w, axis=1, keepdims=True)
-        w[:, 0] = 1 / np.sqrt(d)
-    w /= np.linalg.norm(w, axis=1, keepdims=True)
-    mean_overlap = np.empty(n_steps)
-    for start in range(0, n_steps, chunk):
-        shape = (min(chunk, n_steps - start), 1 if shared else n_rep, d)
-        block = rng.standard_normal(shape)
-        for i, x in enumerate(block):
-            t = start + i + 1
-            if anneal_after is not None and t > anneal_after:
-                eta_t = eta * anneal_after / t
-            else:
-                eta_t = eta
-            u = w @ x[0] if shared else np.einsum("rd,rd->r", w, x)
-            grad = coefficient(method, x[:, 0], u, x, d)[:, None] * x
-            grad -= np.einsum("rd,rd->r", grad, w)[:, None] * w
-            w += eta_t * grad
-            w /= np.linalg.norm(w, axis=1, keepdims=True)
-            mean_overlap[start + i] = np.abs(w[:, 0]).mean()
-    return mean_overlap, w
+def overlap_chains(cells, cap, chunk=500):
+    """cells: [(method, d, eta)]; cap(d): most samples per run.
+    Returns the hit times [cells, replicates]."""
+    n_rep = n_replicates
+    n = len(cells) * n_rep
+    cell_of = np.repeat(np.arange(len(cells)), n_rep)
+    d = np.array([c[1] for c in cells], float)[cell_of]
+    eta = np.array([c[2] for c in cells])[cell_of]
+    abc = np.array([activation_abc(METHODS[c[0]][2], c[1]) for c in cells])[cell_of]
+    link = np.array([METHODS[c[0]][0] for c in cells])[cell_of]
+    kind = np.array([METHODS[c[0]][1] for c in cells])[cell_of]
+    group = np.array([hash(c[:2]) for c in cells])[cell_of]  # (method, d)
+    limit = np.array([cap(c[1]) for c in cells])[cell_of]
+    m = d**-0.5
+    hit = np.full(n, np.inf)
+    live = np.arange(n)
+    t = 0
+    while len(live):
+        size = len(live)
+        z = rng.standard_normal((chunk, size))
+        x2 = rng.standard_normal((chunk, size))
+        norm2 = z * z + x2 * x2 + rng.chisquare(d[live] - 2, (chunk, size))
+        g = np.empty((chunk, size))
+        for name in ("He3", "binary"):
+            on = link[live] == name
+            g[:, on] = link_labels(name, z[:, on])
+        for name in ("identity", "-sign"):
+            on = kind[live] == name
+            g[:, on] = transform(name, g[:, on])
+        g *= eta[live]
+        a, b, c = abc[live].T
+        mm = m[live]
+        reached = np.zeros((chunk, size), bool)
+        for i in range(chunk):
+            zi = z[i]
+            u = np.sqrt(1 - mm * mm)
+            u *= x2[i]
+            u += mm * zi
+            u2 = u * u
+            rho2 = norm2[i] - u2
+            gi = a * u2
+            gi += b * rho2
+            gi += c
+            gi *= g[i]
+            step = zi - u * mm
+            step *= gi
+            step += mm
+            gi *= gi
+            gi *= rho2
+            gi += 1
+            mm = step / np.sqrt(gi)  # eq-sige-chain
+            reached[i] = mm >= target_overlap
+        m[live] = mm
+        first = np.argmax(reached, axis=0)
+        new = reached.any(axis=0) & ~np.isfinite(hit[live])
+        hit[live[new]] = t + 1 + first[new]
+        t += chunk
+        share = np.isfinite(hit).reshape(len(cells), n_rep).mean(axis=1)
+        done = (share[cell_of[live]] >= stop_fraction) | (t >= limit[live])
+        for key in np.unique(group[live][done]):
+            done |= group[live] == key
+        live = live[~done]
+    return hit.reshape(len(cells), n_rep)
 
 
 # %% [markdown]
-# Step sizes and horizons follow the drift-noise argument: $\eta \propto d^{-3/2}$ for raw
-# $\mathrm{He}_3$, $\eta/s^3 \propto d^{-5/4}$ for the smoothed one, $\eta \propto 1/d$ for the
-# two information-exponent-1 and -2 problems. The horizon is `horizon_factor` times a budget that
-# grows at the predicted rate (for `sign` with a larger constant, since its drift $0.44\eta$ is
-# small), which is a budget, not a result: a run that does not reach the target reports no
-# sample complexity, and the fit below fails.
+# The samples a method needs at $d$ are the median hit time, minimised over the step grid. The
+# intervals resample the replicates of every cell (`n_bootstrap` times) and redo the whole
+# analysis, the minimum over steps included.
 
 # %%
-def budget(method, d):
-    """Steps per run / horizon_factor: the predicted rate times a constant."""
-    return {
-        "raw He3": d**2.0,
-        "smoothed He3": d**1.5,
-        "sign He3": 5.0 * d,
-        "raw He2": d * np.log(d),
-    }[method]
+def run_experiment(methods, dim_list, cap):
+    cells = [
+        (mth, d, f * reference_step(mth, d))
+        for mth in methods
+        for d in dim_list
+        for f in step_grid
+    ]
+    hits = overlap_chains(cells, cap)
+    return hits.reshape(len(methods), len(dim_list), len(step_grid), n_replicates)
 
 
-def step_size(method, d):
-    if method == "raw He3":
-        return step_raw * d**-1.5
-    if method == "smoothed He3":
-        return step_smooth * d**-1.25 * (1 + np.sqrt(d)) ** 1.5  # times s^3
-    return step_linear / d
+def needed(hits):
+    """Median hit time per step, best step: [..., dims] and its step index."""
+    median = np.median(hits, axis=-1)
+    return median.min(axis=-1), median.argmin(axis=-1)
 
 
-THEORY_EXPONENT = {"raw He3": 2.0, "smoothed He3": 1.5, "sign He3": 1.0}
+def bootstrap_needed(hits):
+    """[n_bootstrap, methods, dims]: the best median after resampling replicates."""
+    out = np.empty((n_bootstrap, *hits.shape[:2]))
+    for b in range(n_bootstrap):
+        pick = rng.integers(n_replicates, size=hits.shape)
+        out[b] = needed(np.take_along_axis(hits, pick, axis=-1))[0]
+    return out
+
+
+def slope(dim_list, n):
+    """Slope of log n on log d along the last axis (nan if an n = inf)."""
+    x = np.log(np.asarray(dim_list, float))
+    x = x - x.mean()
+    with np.errstate(invalid="ignore"):
+        return (np.log(n) * x).sum(axis=-1) / (x * x).sum()
+
 
 # %% [markdown]
 # ## The experiment
 #
-# **Experiment 1 and 2: $\mathrm{He}_3$, three methods, four dimensions.** For every method and
-# $d$ we run `n_replicates` neurons from uniform random starts and record the mean overlap
-# $|\langle w, \theta^\star\rangle|$ after every sample.
+# **Experiment 1: five methods, $d \le$ 256.** Every method on both links, at every $d$ of `dims`
+# and every step of the grid, `n_replicates` neurons per cell, each run capped at `horizon`
+# $\cdot d^2$ samples (the slowest rate; a run that does not reach the target is counted as
+# never reaching it).
 
 # %%
-METHODS = ["raw He3", "smoothed He3", "sign He3", "raw He2"]
-clock = time.perf_counter()
-curves, hits = {}, {}
-for method in lib.progress(METHODS, enabled=progress, desc="methods"):
-    for d in dims:
-        n_steps = int(horizon_factor * budget(method, d)) + 1
-        curve, _ = spherical_sgd(method, d, n_steps, step_size(method, d), n_replicates)
-        curves[method, d] = curve
-        reached = curve >= target_overlap
-        hits[method, d] = float(np.argmax(reached) + 1) if reached.any() else np.inf
-print(f"SGD runs: {time.perf_counter() - clock:.1f} s wall-clock")
-print(f"samples to reach mean overlap {target_overlap:g}")
-print("method        " + "".join(f"  d = {d:<5d}" for d in dims))
-for method in METHODS:
-    print(f"{method:13s} " + "".join(f"{hits[method, d]:10.0f}" for d in dims))
+names = list(METHODS)
+clock, cpu = time.perf_counter(), time.process_time()
+hits1 = run_experiment(names, dims, lambda d: horizon * d**2)
+n1, best1 = needed(hits1)
+boot1 = bootstrap_needed(hits1)
+print(
+    f"experiment 1: {time.perf_counter() - clock:.1f} s wall-clock, "
+    f"{time.process_time() - cpu:.1f} s CPU"
+)
+print(f"samples to reach overlap {target_overlap:g} (median over runs, best step)")
+print("method           " + "".join(f"  d = {d:<6d}" for d in dims))
+for k, name in enumerate(names):
+    print(f"{name:16s} " + "".join(f"{v:11.0f}" for v in n1[k]))
+print("best step as a multiple of the reference (grid " + f"{step_grid}):")
+for k, name in enumerate(names):
+    print(f"{name:16s} " + "".join(f"{step_grid[j]:11g}" for j in best1[k]))
+exp1 = slope(dims, n1)
+exp1_boot = slope(dims, boot1)
 
-# %% mystnb={"figure": {"caption": "Mean overlap |<w, theta*>| against the number of samples (log scale), for d = 16 (light) to the largest d (dark). Raw He3 labels (blue) wait longest on a plateau near 1/sqrt(d), smoothing (vermillion) shortens the wait, and the sign transformation (green) starts climbing at once.", "name": "fig-single-index-generative-exponent-curves"}} tags=["hide-input"]
-fig, ax = lib.subplots()
-for k, method in enumerate(METHODS[:3]):
-    for j, d in enumerate(dims):
-        curve = curves[method, d]
-        ax.plot(
-            np.arange(1, len(curve) + 1),
-            curve,
-            color=lib.PALETTE[k],
-            alpha=0.35 + 0.65 * j / (len(dims) - 1),
-            label=method if j == len(dims) - 1 else None,
-        )
-ax.axhline(target_overlap, color="k", ls=":", lw=1, label="target")
-ax.set_xscale("log")
-ax.set_xlabel("samples (online SGD steps)")
-ax.set_ylabel("mean overlap |<w, theta*>|")
-ax.set_ylim(0, 1)
-ax.legend()
-lib.show(fig)
+
+def interval(a):
+    """Bootstrap 95 % interval (nan when a resample never reached the target)."""
+    return np.quantile(a, [0.025, 0.975]) if np.isfinite(a).all() else [np.nan] * 2
+
+
+for k, name in enumerate(names):
+    lo, hi = interval(exp1_boot[:, k])
+    print(f"{name:16s} fitted exponent {exp1[k]:.2f} (95 % interval {lo:.2f}-{hi:.2f})")
 
 # %% [markdown]
-# The samples needed against $d$ on log-log axes give each method's exponent
-# ({numref}`fig-single-index-generative-exponent-scaling`). We fit a line to
-# $\log n$ against $\log d$ over all dimensions.
+# {numref}`fig-single-index-generative-exponent-steps` shows why the step grid is needed: at a
+# given $d$ the samples needed change several-fold along the grid, and the best step sits inside
+# it.
 
-# %%
-log_d = np.log(np.asarray(dims, float))
-
-
-def fitted_exponent(method):
-    n = np.array([hits[method, d] for d in dims])
-    if not np.all(np.isfinite(n)):
-        return np.nan
-    return np.polyfit(log_d, np.log(n), 1)[0]
+# %% mystnb={"figure": {"caption": "Samples needed (median over runs) against the step, as a multiple of each method's reference step, at the largest d of experiment 1. Raw labels in blue, smoothing in vermillion, the label transformation in green; solid lines on the He3 link, dashed on the binary link. A step whose median lies beyond the time at which its method stopped (a slower step) has no marker.", "name": "fig-single-index-generative-exponent-steps"}} tags=["hide-input"]
+COLOR = {
+    "raw": lib.PALETTE[0],
+    "smoothed": lib.PALETTE[1],
+    "transformed": lib.PALETTE[2],
+}
 
 
-exponent = {m: fitted_exponent(m) for m in METHODS}
-# He2: the drift-noise ODE predicts n ~ d (log sqrt(d) + log(target / sqrt(1-target^2)))
-he2_pred = np.array(
-    [
-        d * (0.5 * np.log(d) + np.log(target_overlap / np.sqrt(1 - target_overlap**2)))
-        for d in dims
-    ]
-)
-he2_theory = np.polyfit(log_d, np.log(he2_pred), 1)[0]
-# sign: dm/dt ~ (1 - m^2) / d from m = d^-1/2 gives n ~ d (artanh 0.5 - artanh m)
-sign_pred = [d * (np.arctanh(target_overlap) - np.arctanh(d**-0.5)) for d in dims]
-sign_ode = np.polyfit(log_d, np.log(sign_pred), 1)[0]
-for method in METHODS[:3]:
-    print(
-        f"{method:13s} fitted exponent {exponent[method]:.2f}   "
-        f"theory {THEORY_EXPONENT[method]:.1f}"
-    )
-print(
-    f"sign He3: slope of the drift ODE from overlap d^-1/2 over these d: {sign_ode:.2f}"
-)
-print(
-    f"raw He2       fitted exponent {exponent['raw He2']:.2f}   "
-    f"theory d log d over these d: {he2_theory:.2f}"
-)
+def style(name):
+    return COLOR[name.split()[0]], "-" if name.endswith("He3") else "--"
 
-# %% mystnb={"figure": {"caption": "Samples needed to reach mean overlap 0.5 against the dimension, log-log. Dotted lines have the theoretical slopes 2, 1.5 and 1 (He3) and follow d log d (He2), anchored at the smallest d. Raw He3 labels (blue) grow fastest; smoothing (vermillion) is cheap at small d but grows faster than the transformed labels (green), which grow slowest with He2 (purple).", "name": "fig-single-index-generative-exponent-scaling"}} tags=["hide-input"]
+
 fig, ax = lib.subplots()
-d_arr = np.asarray(dims, float)
-for k, method in enumerate(METHODS):
-    n = np.array([hits[method, d] for d in dims])
-    ax.plot(
-        d_arr,
-        n,
-        "o-",
-        color=lib.PALETTE[k],
-        label=f"{method} (slope {exponent[method]:.2f})",
-    )
-    if method == "raw He2":
-        ref = he2_pred / he2_pred[0] * n[0]
-    else:
-        ref = n[0] * (d_arr / d_arr[0]) ** THEORY_EXPONENT[method]
-    ax.plot(d_arr, ref, ":", color=lib.PALETTE[k])
-ax.set_xscale("log")
+median1 = np.median(hits1, axis=-1)
+for k, name in enumerate(names):
+    color, ls = style(name)
+    ax.plot(step_grid, median1[k, -1], "o" + ls, color=color, label=name)
+ax.set_xscale("log", base=2)
 ax.set_yscale("log")
-ax.set_xlabel("dimension d")
-ax.set_ylabel(f"samples to mean overlap {target_overlap:g}")
+ax.set_xlabel("step / reference step")
+ax.set_ylabel(f"samples to overlap {target_overlap:g}, d = {dims[-1]}")
 ax.legend(fontsize=9)
 lib.show(fig)
 
+# %% [markdown]
+# **Experiment 2: the exponents at larger $d$.** Over $d \le$ 256 a fitted slope carries a
+# finite-size shift: the start $d^{-1/2}$ is close to the target, and the smoothing radius
+# $\lambda = d^{1/4}$ is at most 4. Raw SGD is too slow to go much further in a minute of CPU,
+# but the smoothed and the transformed methods are not: the same analysis over `dims_large`,
+# each run capped at `horizon_large` $\cdot d^{3/2}$ samples.
+
+# %%
+clock, cpu = time.perf_counter(), time.process_time()
+smoothed = ["transformed He3", "smoothed He3", "smoothed binary"]
+hits2 = run_experiment(smoothed, dims_large, lambda d: horizon_large * d**1.5)
+n2, best2 = needed(hits2)
+boot2 = bootstrap_needed(hits2)
+exp2 = slope(dims_large, n2)
+exp2_boot = slope(dims_large, boot2)
+print(
+    f"experiment 2: {time.perf_counter() - clock:.1f} s wall-clock, "
+    f"{time.process_time() - cpu:.1f} s CPU"
+)
+print("method           " + "".join(f"  d = {d:<6d}" for d in dims_large))
+for k, name in enumerate(smoothed):
+    print(f"{name:16s} " + "".join(f"{v:11.0f}" for v in n2[k]))
+    print(f"{'  best step':16s} " + "".join(f"{step_grid[j]:11g}" for j in best2[k]))
+exp2_ci = {name: interval(exp2_boot[:, k]) for k, name in enumerate(smoothed)}
+for k, name in enumerate(smoothed):
+    lo, hi = exp2_ci[name]
+    print(f"{name:16s} fitted exponent {exp2[k]:.2f} (95 % interval {lo:.2f}-{hi:.2f})")
 
 # %% [markdown]
-# **Experiment 4: a two-layer network, end to end.** Stage 1 trains `net_width` neurons
+# {numref}`fig-single-index-generative-exponent-scaling` puts both experiments on log-log axes.
+
+# %% mystnb={"figure": {"caption": "Samples needed (median over runs, best step) against the dimension, log-log; colours and line styles as in the step figure; the legend gives each fitted slope. Filled markers are experiment 1, open markers experiment 2.", "name": "fig-single-index-generative-exponent-scaling"}} tags=["hide-input"]
+fig, ax = lib.subplots()
+d1 = np.asarray(dims, float)
+d2 = np.asarray(dims_large, float)
+for k, name in enumerate(names):
+    color, ls = style(name)
+    ax.plot(d1, n1[k], "o" + ls, color=color, label=f"{name} ({exp1[k]:.2f})")
+for k, name in enumerate(smoothed):
+    color, ls = style(name)
+    label = f"{name} ({exp2[k]:.2f})"
+    ax.plot(d2, n2[k], "o" + ls, color=color, mfc="white", label=label)
+ax.set_xscale("log", base=2)
+ax.set_yscale("log")
+ax.set_xlabel("dimension d")
+ax.set_ylabel(f"samples to overlap {target_overlap:g}")
+ax.legend(fontsize=8, ncol=1)
+lib.show(fig)
+
+
+# %% [markdown]
+# **Experiment 3: a two-layer network, end to end.** Stage 1 trains `net_width` neurons
 # $w_j$ on $\mathrm{He}_3$ data with $T(y) = -\mathrm{sign}(y)$ for `net_steps_per_d`$\cdot d$
 # samples, the linear rate of $s^\star = 1$; all neurons see the same samples, as in one
-# network. Weak recovery is not enough here: with overlap $m$
-# the best function of $\langle w, x\rangle$ predicts $\mathbb E[\mathrm{He}_3(z) \mid
+# network, and start uniformly at random on the sphere. Weak recovery is not enough here: with
+# overlap $m$ the best function of $\langle w, x\rangle$ predicts $\mathbb E[\mathrm{He}_3(z) \mid
 # \langle w, x\rangle] = m^3\,\mathrm{He}_3(\langle w, x\rangle)$ (by {eq}`eq-sige-hermite`), a
 # normalised error of $1 - m^6$, so a constant step, whose overlap plateaus where the drift
 # $0.88\,\eta\,(1 - m)$ meets the noise $\eta^2 d/2$, is followed by a decaying step
-# $\eta_t = a/t$ with $a = 2/0.88$, which drives $1 - m$ to zero like $d/t$. Stage 2 freezes them, draws biases
-# $b_j \sim U[-4, 4]$ and fits the second layer of $f(x) = \sum_j a_j\,\mathrm{ReLU}(\langle w_j,
-# x\rangle + b_j) + a_0$ by ridge regression on fresh samples. The baseline is the same network
-# with its first layer left at the random start (a random-features model).
+# $\eta_t = a/t$ with $a = 2/0.88$, which drives $1 - m$ to zero like $d/t$. Stage 2 freezes
+# them, draws biases $b_j \sim U[-4, 4]$ and fits the second layer of
+# $f(x) = \sum_j a_j\,\mathrm{ReLU}(\langle w_j, x\rangle + b_j) + a_0$ by ridge regression on
+# fresh samples.
 
 # %%
+def train_network(d, n_steps, eta, width, anneal_after, chunk=1000):
+    """Stage 1: neurons on the sphere, shared samples, step eta then eta * t0 / t."""
+    w = rng.standard_normal((width, d))
+    w /= np.linalg.norm(w, axis=1, keepdims=True)
+    for start in range(0, n_steps, chunk):
+        block = rng.standard_normal((min(chunk, n_steps - start), d))
+        labels = transform("-sign", he3(block[:, 0]))
+        for i, x in enumerate(block):
+            t = start + i + 1
+            eta_t = eta * min(1.0, anneal_after / t)
+            u = w @ x
+            grad = labels[i] * (x[None, :] - u[:, None] * w)
+            w += eta_t * grad
+            w /= np.linalg.norm(w, axis=1, keepdims=True)
+    return w
+
+
 def ridge_test_error(w, n_train, n_test, penalty):
     """Normalised test MSE of ridge on ReLU features of the neurons w."""
     bias = rng.uniform(-4, 4, len(w))
@@ -499,81 +622,105 @@ def ridge_test_error(w, n_train, n_test, penalty):
     return np.mean((phi_test @ a - y_test) ** 2) / np.var(y_test)
 
 
-clock = time.perf_counter()
+clock, cpu = time.perf_counter(), time.process_time()
 n_stage1 = net_steps_per_d * net_dim
 anneal = int(2 / 0.88 * net_dim / step_linear)  # then eta_t = (2 / 0.88) / t
-curve_net, w_net = spherical_sgd(
-    "sign He3",
-    net_dim,
-    n_stage1,
-    step_linear / net_dim,
-    net_width,
-    anneal_after=anneal,
-    shared=True,
-    typical_start=False,
-)
+w_net = train_network(net_dim, n_stage1, step_linear / net_dim, net_width, anneal)
+overlap_net = np.abs(w_net[:, 0])
+err_trained = ridge_test_error(w_net, net_ridge_samples, 20000, net_ridge_penalty)
 w_random = rng.standard_normal((net_width, net_dim))
 w_random /= np.linalg.norm(w_random, axis=1, keepdims=True)
-err_trained = ridge_test_error(w_net, net_ridge_samples, 20000, net_ridge_penalty)
 err_random = ridge_test_error(w_random, net_ridge_samples, 20000, net_ridge_penalty)
-min_overlap = np.abs(w_net[:, 0]).min()
-print(f"two-layer net: {time.perf_counter() - clock:.1f} s wall-clock")
-print(f"d = {net_dim}, {net_width} neurons, stage 1: {n_stage1} samples")
-print(f"smallest |overlap| of a trained neuron: {min_overlap:.3f}")
 print(
-    f"mean |overlap| m: {curve_net[-1]:.3f}, so 1 - m^6 = {1 - curve_net[-1] ** 6:.3f}"
+    f"two-layer net: {time.perf_counter() - clock:.1f} s wall-clock, "
+    f"{time.process_time() - cpu:.1f} s CPU"
+)
+print(f"d = {net_dim}, {net_width} neurons, stage 1: {n_stage1} samples")
+print(
+    f"|overlap| of the trained neurons: mean {overlap_net.mean():.3f}, "
+    f"smallest {overlap_net.min():.3f}"
 )
 print(f"normalised test MSE, trained first layer: {err_trained:.3f}")
-print(f"normalised test MSE, random first layer:  {err_random:.3f}")
+print(f"normalised test MSE, first layer left at its random start: {err_random:.3f}")
+glue("sige_err_trained", round(float(err_trained), 3), display=False)
+glue("sige_err_random", round(float(err_random), 2), display=False)
 
 # %% [markdown]
+# The same network with its first layer left at the random start reaches a normalised error of
+# {glue:}`sige_err_random` here, against {glue:}`sige_err_trained` after stage 1: with
+# `net_width` random ReLU features a cubic in one hidden direction is out of reach. We do not
+# record this as a claim: nothing in this setting (more ridge samples, more random features)
+# moves it, so it could not fail, and it is not the paper's statement, which compares sample
+# counts, not fixed-width models.
+#
 # ## What we reproduced
 #
-# The exponents are slopes fitted to four points, each the first sample at which the mean
-# overlap of `n_replicates` neurons reaches the target. The tolerances were fixed before the
-# seed sweep and not changed after it: $\pm 0.3$ around the asymptotic exponent for the
-# $\mathrm{He}_3$ methods, and the transformed method's exponent must be at least $0.5$ below
-# raw SGD's (the rates differ by one power of $d$). The tolerance is wider than the spread
-# between seeds because the exponents carry a finite-size shift that is not noise: the start
-# $d^{-1/2}$ is closer to the target at small $d$, which steepens every fitted slope. For the
-# transformed labels the drift equation $\dot m \propto (1 - m^2)/d$ predicts that shift
-# exactly (its slope over our dimensions is printed above, next to the fit). For
-# $\mathrm{He}_2$ the reference is the slope of the $d\log d$ prediction over our dimensions,
-# $\pm 0.2$. The network's test error must be below $0.1$ (its variance-normalised MSE; $1$ is
-# predicting the mean, and $1 - m^6$ is the floor set by the overlap $m$) and the random first
-# layer's above $0.5$. On seeds 0–9 every claim held (the sweep is in the closing report).
+# The paper's rates are asymptotic and hide logarithms. Over $d \le$ 256 (experiment 1) the
+# fitted slopes are shifted, and raw SGD's slope there cannot be told apart from smoothing's
+# (their intervals are printed with the fits). What the rates predict at every $d$ is the
+# *ordering* of the methods: raw labels need more samples than smoothing, which needs more than
+# the label transformation. Experiment 1 is judged on that ordering, at each $d$ on the same
+# seed, and experiment 2 on the exponents themselves, where $d$ is large enough. Every check
+# uses the bootstrap over replicates: an ordering holds if the 2.5 % bound of the ratio of
+# sample counts is above 1 at every $d$, an exponent if its 95 % interval lies within $0.25$ of
+# the theory's, half the distance to the neighbouring rates ($1$, $3/2$, $2$). The network's test
+# error must be below $0.1$ (its variance-normalised MSE; $1$ is predicting the mean, and
+# $1 - m^6$ is the floor set by the overlap $m$).
 
 # %%
-claims = lib.Claims("single-index-generative-exponent", paper="chen2025neural")
-for method, statement in [
-    ("raw He3", "online SGD needs ~d^(k*-1) = d^2 (Ben Arous et al.)"),
-    ("smoothed He3", "smoothing gives ~d^(k*/2) = d^1.5 (Damian et al.)"),
-    ("sign He3", "label transform: ~d^(s*/2) v d = d"),
+claims = lib.Claims(
+    "single-index-generative-exponent", paper="chen2025neural", control=control
+)
+index = {name: k for k, name in enumerate(names)}
+
+
+def ratio_bound(slow, fast):
+    """Smallest 2.5 % bootstrap bound of n(slow) / n(fast) over the d of exp. 1."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = boot1[:, index[slow]] / boot1[:, index[fast]]
+    if np.isnan(r).any():
+        return np.nan
+    return float(np.quantile(r, 0.025, axis=0).min())
+
+
+for slow, fast, link, paper in [
+    ("raw He3", "smoothed He3", "He3", "smoothing: d^(k*/2) = d^1.5 < d^(k*-1) = d^2"),
+    ("smoothed He3", "transformed He3", "He3", "transform: d^(s*/2) v d = d < d^1.5"),
 ]:
-    e, th = exponent[method], THEORY_EXPONENT[method]
+    bound = ratio_bound(slow, fast)
     claims.add(
-        f"{method}: fitted sample-complexity exponent within {th:g} +- 0.3",
-        e,
-        statement,
-        bool(abs(e - th) <= 0.3),
+        f"{link} link, every d of experiment 1: {fast.split()[0]} needs fewer samples "
+        f"than {slow.split()[0]} (smallest ratio {slow.split()[0]} / "
+        f"{fast.split()[0]}, "
+        "bootstrap 2.5 % bound, > 1)",
+        bound,
+        paper,
+        bool(bound > 1),
         fmt="{:.2f}",
     )
-gap = exponent["raw He3"] - exponent["sign He3"]
+bound = ratio_bound("raw binary", "smoothed binary")
 claims.add(
-    "The label-transformed exponent is clearly below raw SGD's (gap >= 0.5)",
-    gap,
-    "s* = 1 < k* = 3: transformation lowers the exponent",
-    bool(gap >= 0.5),
+    "Binary link (s* = 3), every d of experiment 1: smoothing needs fewer samples "
+    "than raw labels (smallest ratio, bootstrap 2.5 % bound, > 1)",
+    bound,
+    "s* >= 3: smoothing is needed, d^(s*/2) < d^(s*-1)",
+    bool(bound > 1),
     fmt="{:.2f}",
 )
-e2 = exponent["raw He2"]
-claims.add(
-    f"He2 (s* = 2): exponent within 0.2 of the d log d slope ({he2_theory:.2f})",
-    e2,
-    "d^(s*/2) v d = d, up to log",
-    bool(abs(e2 - he2_theory) <= 0.2),
-    fmt="{:.2f}",
-)
+for name, paper in [
+    ("transformed He3", "label transform: O~(d^(s*/2) v d) = d for s* = 1"),
+    ("smoothed binary", "O~(d^(s*/2)) = d^1.5 for s* = 3 (the theorem)"),
+]:
+    lo, hi = exp2_ci[name]
+    e, th = exp2[smoothed.index(name)], theory_exponent(name)
+    claims.add(
+        f"{name}, d = {dims_large[0]}-{dims_large[-1]}: fitted exponent's 95 % "
+        "interval within 0.25 of the theory's",
+        f"{e:.2f} [{lo:.2f}, {hi:.2f}] vs {th:g}",
+        paper,
+        bool(th - 0.25 <= lo and hi <= th + 0.25),
+        value=e,
+    )
 claims.add(
     f"Two-layer net at n = {net_steps_per_d} d: normalised test MSE < 0.1",
     err_trained,
@@ -581,48 +728,66 @@ claims.add(
     bool(err_trained < 0.1),
     fmt="{:.3f}",
 )
-claims.add(
-    "... while the same net with a random first layer stays above 0.5",
-    err_random,
-    "feature learning is needed (random features fail at n ~ d)",
-    bool(err_random > 0.5),
-    fmt="{:.2f}",
-)
 claims.report()
 
 # %% [markdown]
+# ```{controls-table}
+# ```
+#
+# Each control is a deliberately wrong variant, run with
+# `make run CHAPTER=single-index-generative-exponent CONTROL=<name>`: the claims cell then names
+# the control and fails if a claim it must flip still holds. `no-smoothing` sets the smoothing
+# radius to zero, so the smoothed methods are raw SGD with their own step grid: the ratios of
+# claims 1 and 3 fall to about 1, and on the binary link at large $d$ the runs need more than
+# their $d^{3/2}$ budget.
+# `no-transform` feeds the raw labels to the linear activation, whose population gradient
+# $\mathbb E[\mathrm{He}_3(z)\,z] = 0$ carries no signal: the transformed method and the
+# network's first layer never align. `theory-kstar` keeps the experiment and swaps the theory for
+# one that ignores the generative exponent, which predicts $d^{k^\star/2} = d^{3/2}$ for the
+# transformed labels too: claim 4 separates the two.
+#
 # ## How this compares with the paper
 #
-# The paper has no experiments; its statements are rates, and the rows compare a rate with the
-# exponent we fit (values in the claims table).
+# The paper has no experiments; its statements are rates, and the rows compare a rate with what
+# we measure (values in the claims table).
 #
 # | | paper {cite:p}`chen2025neural` and prior work | this chapter |
 # |---|---|---|
-# | Raw labels, $\mathrm{He}_3$ | online SGD needs $d^{k^\star-1} = d^2$ {cite:p}`benarous2021online` | fitted exponent near 2 on $d \le 128$ |
-# | Smoothing, $\mathrm{He}_3$ | $d^{k^\star/2} = d^{3/2}$ with $\lambda = d^{1/4}$ {cite:p}`damian2023smoothing` | fitted exponent near 1.5 |
-# | Label transformation, $s^\star = 1$ | $\tilde O(d^{s^\star/2} \vee d) = \tilde O(d)$ | fitted exponent near 1 |
-# | $\mathrm{He}_2$, $s^\star = 2$ | $\tilde O(d)$ | $d\log d$, as the drift-noise ODE predicts |
+# | Raw labels, $\mathrm{He}_3$ | online SGD needs $d^{k^\star-1} = d^2$ {cite:p}`benarous2021online` | slowest at every $d$ of experiment 1; fitted slope printed above |
+# | Smoothing, $\mathrm{He}_3$ | $d^{k^\star/2} = d^{3/2}$ with $\lambda = d^{1/4}$ {cite:p}`damian2023smoothing` | between raw and transformed at every $d$ of experiment 1; exponent on $d \ge$ 256 printed, not separated from raw SGD's there |
+# | Label transformation, $s^\star = 1$ | $\tilde O(d^{s^\star/2} \vee d) = \tilde O(d)$ | fastest at every $d$ of experiment 1; exponent on $d \ge$ 256 in the claims table |
+# | Binary link, $s^\star = 3$ | $\tilde O(d^{s^\star/2}) = \tilde O(d^{3/2})$, smoothing needed | smoothing faster at every $d$ of experiment 1; exponent on $d \ge$ 256 in the claims table |
 # | Two-layer network | strong alignment, then small test error | test error in the claims table at $n = $ `net_steps_per_d`$\cdot d$ |
-# | $s^\star \ge 3$ (transform *and* smoothing) | $\tilde O(d^{s^\star/2})$ | not run (no such link built) |
 # | Sparse $\theta^\star$ | $\tilde O(k^{s^\star})$ by weight perturbation, SQ bound $\tilde\Omega(k^{s^\star})$ | not run (the perturbation step was not available to us) |
-# | Scale | asymptotic, polylog factors | $d \in \{16, \dots, 128\}$, target overlap 0.5; `paper` preset to $d = 256$ |
+# | Scale | asymptotic, polylog factors | $64 \le d \le 1024$, target overlap 0.5; `paper` preset to larger $d$ |
 #
-# The rates are asymptotic and hide logarithms; at $d \le 128$ the starting overlap
-# $d^{-1/2}$ is not far from the target, so the fitted exponents carry a finite-size bias: the
-# transformed-label slope sits above 1 by about what its drift equation predicts (printed with
-# the fits), and the $\mathrm{He}_2$ row shows how large a $\log d$ factor is over this range
-# (its slope is well above 1). The ordering raw > smoothed > transformed, and the gap of about one power of $d$
-# between raw labels and transformed labels, are the robust findings.
+# Over $d \le$ 256 the fitted slopes of experiment 1 are far from the asymptotic rates (printed
+# with the fits): the start $d^{-1/2}$ is close to the target, and with $\lambda = d^{1/4} \le 4$
+# the smoothed landscape is far from its limit. The rates separate where they are predicted to,
+# in the ordering at each $d$, and the exponents of the theorem, $d^{s^\star/2} \vee d$ for
+# $s^\star = 1$ and $3$, appear once $d \ge$ 256 (experiment 2). Two rates of the prior work are
+# not tested as exponents. Raw SGD's $d^{k^\star - 1}$: at $d \le$ 256 its slope is shifted,
+# and beyond it costs more than the default's budget. Smoothing on $\mathrm{He}_3$, whose
+# exponent over `dims_large` is printed above: run with the control `no-smoothing`, raw SGD
+# with its best step gives a slope close to it over the same $d$, so on this link the exponent
+# does not separate $d^{3/2}$ from $d^2$ at $d \le$ 1024; the separation shows only in the
+# ratio of claim 1. On the binary link, whose labels carry less signal per sample, raw SGD
+# exceeds the $d^{3/2}$ budget at every $d$ of experiment 2, and claim 5 separates the rates.
+#
+# Over seeds 0–9 (`seeds.csv`) the transformed-label exponent is {seeds}`4` and the smoothed
+# exponent on the binary link {seeds}`5`; the three orderings held on {seeds}`1:held`,
+# {seeds}`2:held` and {seeds}`3:held` seeds, with smallest ratios {seeds}`1`, {seeds}`2` and
+# {seeds}`3`.
 #
 # ## Try it
 #
-# * Set `step_raw = 0.5`: the raw $\mathrm{He}_3$ step is then above the noise limit
-#   $\eta < m_0/(3d)$ at the start ($3 \cdot 0.5 > 1$ in units of $d^{-3/2}$), the sphere's pull
-#   towards zero beats the cubic drift, the raw runs do not reach the target within their
-#   horizon, no exponent is fitted and the raw-label claims fail: the step size has to shrink
-#   like $d^{-3/2}$.
+# * Set `step_grid = [1.0]`: every method runs only at its reference step. The sample counts,
+#   and with them the fitted slopes, then depend on the reference constants (`step_raw`,
+#   `step_smooth`, `step_linear`), which is what the grid removes.
 # * Set `net_steps_per_d = 5`: stage 1 stops long before the neurons align and the network's
-#   test error comes close to the random-features baseline.
-# * Set `horizon_factor = 1.0`: the budgets are then shorter than the sample counts printed
-#   above at the larger $d$, the runs stop short of the target and the exponent claims fail;
-#   they can fail, and the horizon is a budget, not a tuned quantity.
+#   test error comes close to that of the random first layer.
+# * Set `horizon_large = 2.0`: the large-$d$ runs stop before the target and the exponent claims
+#   fail; the cap is a budget, not a tuned quantity.
+# * Set `dims = [32, 64, 128]`: the fitted slopes of experiment 1 change with the range of $d$
+#   (the start $d^{-1/2}$ is closer still to the target); the ordering at each $d$ is what
+#   to compare.
