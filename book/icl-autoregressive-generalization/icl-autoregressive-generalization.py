@@ -27,9 +27,10 @@
 # sequences per topic $N$ and sequence length $T$. We pre-train a tiny causal transformer on next-step
 # prediction of random linear dynamical systems (one system per topic), measure its loss on unseen
 # systems along the prompt against an in-context least-squares predictor, sweep $K$ at a fixed number of
-# training tokens, and evaluate a two-level PAC-Bayes bound on the trained weights. The defaults train
-# twelve small models at once in well under a minute on a CPU;
-# `make run CHAPTER=icl-autoregressive-generalization PRESET=paper` runs a larger preset (GPU territory).
+# training tokens, sweep $N$ and $T$ at a fixed $K$, and evaluate a two-level PAC-Bayes bound on the
+# trained weights. The defaults train all the small models at once, in about a minute on a CPU;
+# `make run CHAPTER=icl-autoregressive-generalization PRESET=paper` runs a larger preset (GPU territory:
+# its runtime estimate is in `paper.yaml`).
 # ```
 #
 # ## The question
@@ -90,24 +91,29 @@
 # ```
 #
 # The sequence-level term is small when the model does not memorise the particular $KN$ sequences; the
-# topic-level term is small when it does not memorise the particular $K$ topics. A model that learned the
-# $K$ topics themselves (here: their dynamics) has a small sequence gap and a large topic gap; a model that
-# learned to *infer* the topic from the prefix has both small, and that is ICL.
+# topic-level term is small when it does not memorise the particular $K$ topics. A model that learned to
+# *infer* the topic from the prefix has both small, and that is ICL. A small topic gap alone does not
+# prove it, though: a model that stores the $K$ training systems and weighs them by how well each explains
+# the prefix (a Bayesian mixture over memorised topics) also has a small topic gap once the $K$ topics
+# cover the space of systems densely, which is the limitation stated in {ref}`sec-iclar-limits`.
 #
-# ```{prf:theorem} Two-level PAC-Bayes bounds (informal, after Gong et al.)
+# ```{prf:theorem} Two-level PAC-Bayes bounds (informal; the rates are this chapter's reading)
 # :label: iclar-thm-main
 #
 # Let the loss be bounded and let $P$ be a prior and $Q$ a posterior over the weights. With probability at
-# least $1-\delta$ over the pre-training data, the sequence-level gap of the posterior is at most of order
-# $\sqrt{(\mathrm{KL}(Q\,\|\,P) + \log(1/\delta))/(KNT)}$ (the paper's Theorem 4.3: the token dependence inside
-# a sequence is handled with "ghost" sequences, so all $KNT$ tokens count), and the topic-level gap is at
-# most of order $\sqrt{(\mathrm{KL}(Q\,\|\,P) + \log(1/\delta))/K}$ (Theorem 4.6). The prior may depend on the
+# least $1-\delta$ over the pre-training data, the sequence-level gap of the posterior is small when $KNT$
+# is large, which we read as a rate of order $\sqrt{(\mathrm{KL}(Q\,\|\,P) + \log(1/\delta))/(KNT)}$ (the
+# paper's sequence-level theorem, numbered 4.3 in our notes: the token dependence inside a sequence is
+# handled with "ghost" sequences, so all $KNT$ tokens count), and the topic-level gap is small when $K$ is
+# large, which we read as $\sqrt{(\mathrm{KL}(Q\,\|\,P) + \log(1/\delta))/K}$ (its topic-level theorem,
+# 4.6 in our notes). The prior may depend on the
 # data, and the KL term is bounded through the optimisation path: training is viewed as a continuous-time
 # stochastic differential equation with gradients bounded by a constant (the paper's Assumption 4.2), so the
 # KL grows with the training time and the gradient bound. Hence both gaps shrink as $K$, $N$ and $T$ grow,
 # and the topic-level one, which only $K$ controls, is the bottleneck of ICL on unseen topics.
-# (The exact statements and constants are in the paper; the notes this chapter was built from did not give
-# them, so we state the structure only.)
+# (The exact statements, rates and constants are in the paper; the notes this chapter was built from
+# give neither the formulas nor a confirmed numbering, so the rates above are our reading of the
+# structure, not quotations.)
 # ```
 #
 # To have a number we can compute, we prove a bound of the same two-level form ourselves, with the
@@ -134,9 +140,15 @@
 # ```
 #
 # ```{prf:proof}
-# *Sequence level.* Condition on the topics. The $KN$ sequences are independent, and the mean of their
-# expected losses is $L_{\mathrm{seen}}$. Maurer's inequality
-# $\mathbb E\, e^{n\,\mathrm{kl}(\widehat L \| L_{\mathrm{seen}})} \le \xi(n)$ for a fixed $\theta$, the change of
+# *Sequence level.* Condition on the topics. The $KN$ sequence losses are independent but not identically
+# distributed (sequences of different topics have different laws), and the mean of their expectations
+# is $L_{\mathrm{seen}}$. Maurer's inequality $\mathbb E\, e^{n\,\mathrm{kl}(\widehat L \| L_{\mathrm{seen}})}
+# \le \xi(n)$ holds for them at a fixed $\theta$: Maurer's proof first replaces each $[0,1]$-valued loss by
+# a Bernoulli variable of the same mean, which cannot lower the expectation of a convex function of the
+# losses and needs only their independence, not a common law; the sum of independent Bernoulli variables with means
+# $\mu_1, \dots, \mu_n$ then has $\mathbb E\, g(S) \le \mathbb E\, g(\mathrm{Bin}(n, \bar\mu))$ for every
+# convex $g$ (Hoeffding, 1956, on the number of successes in independent trials), and $g(s) = e^{n\,\mathrm{kl}(s/n \| \bar\mu)}$ is convex, so the
+# binomial case, which Maurer bounds by $\xi(n)$, is the worst. Then the change of
 # measure $\mathbb E_Q g \le \mathrm{KL}(Q\|P) + \log \mathbb E_P e^{g}$, Markov's inequality and the joint
 # convexity of $\mathrm{kl}$ give $\mathrm{kl}(\mathbb E_Q \widehat L \,\|\, \mathbb E_Q L_{\mathrm{seen}}) \le
 # \varepsilon_{\mathrm{seq}}$ with probability $1-\delta/(2J)$; invert in the second argument.
@@ -170,20 +182,25 @@
 #
 # Three predictors bracket what a model can achieve on an unseen topic. Knowing $A$ (the *oracle*) leaves
 # the noise, a loss of $\sigma^2$. Knowing nothing about the topic (*no context*), the best prediction of
-# $x_{t+1}$ is $\mathbb E[A]\,x_t = 0$, since $U$ and $-U$ are equally likely. In between, the prefix
+# $x_{t+1}$ is $\mathbb E[A \mid x_t]\,x_t = 0$: $U$ and $-U$ are equally likely, and $x_t$ has the same
+# law under $A$ and $-A$ (flip the signs of $x_0$ and of the noise), so seeing $x_t$ alone says nothing
+# about the sign of $A$. In between, the prefix
 # $x_{0:t}$ holds $t$ transitions from which $A$ can be estimated: that is the in-context estimator a
 # transformer could learn.
 #
 # ```{note}
 # **Where this chapter departs from the paper.**
 # * The paper's experiments train GPT-2 on linear dynamical systems, on the synthetic GINC language of
-#   {cite:t}`xie2022explanation` and on real language tasks. We use a two-layer causal transformer with about
-#   7,000 weights and linear dynamical systems in $d = 2$ dimensions with rotation-like dynamics
+#   {cite:t}`xie2022explanation` (sequences from a mixture of hidden Markov models, one per concept) and on
+#   real language tasks. We use a two-layer causal transformer with {glue:}`n_weights` weights and linear
+#   dynamical systems in $d = 2$ dimensions with rotation-like dynamics
 #   ({prf:ref}`iclar-def-lds`, our choice of topic distribution: the notes do not give the paper's).
-#   GINC is not run, in the default or in the `paper` preset.
+#   GINC and its sweep over the number of hidden Markov models, and the real-language tasks, are not run,
+#   in the default or in the `paper` preset: the chapter tests the theory on one of the paper's three data
+#   sets only.
 # * The notes flag a confound in the paper's sweeps: changing $K$, $N$ or $T$ also changes the amount of data.
-#   Our $K$ sweep keeps $KN$ (hence $KNT$ tokens) fixed; the $N$ sweep at fixed $K$ changes the data, as the
-#   theorem's $N$ does.
+#   Our $K$ sweep keeps $KN$ (hence $KNT$ tokens) fixed; the $N$ and $T$ sweeps at fixed $K$ change the
+#   data, as the theorem's $N$ and $T$ do.
 # * The bound we compute is ours ({prf:ref}`iclar-prop-bound`), not the paper's: its prior is centred at the
 #   initialisation and its scale is picked from a grid (paid for by the union bound), instead of the paper's
 #   data-dependent prior and SDE view of training, whose constants we do not have. It counts sequences, not
@@ -206,6 +223,7 @@ topic_counts = [1, 4, 16, 64]  # the K sweep, at a fixed number of training sequ
 total_sequences = 256  # K times N in the K sweep (fixed tokens)
 sweep_topics = 16  # the K of the N sweep
 sweep_per_topic = [4, 16, 64]  # the N sweep at K fixed to sweep_topics
+sweep_lengths = [4, 8, 16]  # the T sweep, at K sweep_topics and N sweep_per_topic[0]
 replicates = 2  # independent pre-training runs per (K, N)
 d_model = 16  # transformer width
 n_layers = 2  # transformer blocks
@@ -219,6 +237,7 @@ sigma_grid = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05]  # posterior and prior scal
 posterior_samples = 2  # weight draws per scale for the posterior's loss
 delta = 0.05  # the bound holds with probability at least 1 - delta
 progress = False  # a progress bar over the training loop (on in paper.yaml)
+control = "none"  # or a deliberately wrong variant named in controls.yaml
 
 # %% tags=["hide-input"]
 try:
@@ -234,6 +253,7 @@ import time
 
 import numpy as np
 import torch
+from myst_nb import glue
 from scipy.special import gammaln
 
 lib.check_int("seed", seed, low=0, high=2**32 - 1)
@@ -255,6 +275,9 @@ lib.check_int("sweep_topics", sweep_topics, low=1)
 lib.check_int_list(
     "sweep_per_topic", sweep_per_topic, low=1, min_len=2, increasing=True
 )
+lib.check_int_list(
+    "sweep_lengths", sweep_lengths, low=1, high=seq_len, min_len=2, increasing=True
+)
 lib.check_int("replicates", replicates, low=1)
 lib.check_int("d_model", d_model, low=2)
 lib.check_int("n_heads", n_heads, low=1)
@@ -272,13 +295,14 @@ lib.check_float_list("sigma_grid", sigma_grid, low=0.0, low_open=True, increasin
 lib.check_int("posterior_samples", posterior_samples, low=1)
 lib.check_float("delta", delta, low=0.0, high=1.0, low_open=True)
 lib.check_bool("progress", progress)
+control = lib.check_control("icl-autoregressive-generalization", control)
 
-configs = [(k, total_sequences // k) for k in topic_counts]  # (K, N)
-configs += [
-    (sweep_topics, n) for n in sweep_per_topic if (sweep_topics, n) not in configs
-]
+configs = [(k, total_sequences // k, seq_len) for k in topic_counts]  # (K, N, T)
+configs += [(sweep_topics, n, seq_len) for n in sweep_per_topic]
+configs += [(sweep_topics, sweep_per_topic[0], t) for t in sweep_lengths]
+configs = list(dict.fromkeys(configs))  # each configuration once
 runs = [c for c in configs for _ in range(replicates)]  # one model per entry
-n_models, max_seqs = len(runs), max(k * n for k, n in runs)
+n_models, max_seqs = len(runs), max(k * n for k, n, t in runs)
 floats = (
     n_models * (max_seqs + 2 * n_test) * (seq_len + 1) * state_dim  # data
     + 24 * n_models * batch_size * seq_len * d_model * n_layers  # training graph
@@ -318,16 +342,23 @@ def rollout(A):
     return x
 
 
-train_topics = [random_topics((k,)) for k, n in runs]
+train_topics = [random_topics((k,)) for k, n, t in runs]
+if control == "one-topic":  # K copies of one system: K topics in name only
+    train_topics = [np.repeat(a[:1], len(a), axis=0) for a in train_topics]
 train_A = np.zeros((n_models, max_seqs, state_dim, state_dim))
-for m, (k, n) in enumerate(runs):
-    train_A[m, : k * n] = np.repeat(
-        train_topics[m], n, axis=0
-    )  # topic of each sequence
+for m, (k, n, t) in enumerate(runs):
+    train_A[m, : k * n] = np.repeat(train_topics[m], n, axis=0)  # sequence's topic
 train_x = rollout(train_A)
-n_seqs = np.array([k * n for k, n in runs])
-print(f"{n_models} models; (K, N) = {configs}, {replicates} replicate(s) each")
-print(f"{n_seqs.sum()} training sequences, {n_seqs.sum() * seq_len} next-token targets")
+n_seqs = np.array([k * n for k, n, t in runs])
+lengths = np.array([t for k, n, t in runs])  # the targets a model is trained on
+n_min = sweep_per_topic[0]
+if control == "no-new-data":  # N sweep: the sequences of N = n_min, repeated
+    for m, (k, n, t) in enumerate(runs):
+        if k == sweep_topics and n > n_min:  # sequence i copies sequence i mod n_min
+            copies = train_x[m, : k * n].reshape(k, n, seq_len + 1, state_dim)
+            copies[:] = copies[:, np.arange(n) % n_min]
+print(f"{n_models} models; (K, N, T) = {configs}, {replicates} replicate(s) each")
+print(f"{n_seqs.sum()} training sequences, {(n_seqs * lengths).sum()} targets")
 
 
 # %% [markdown]
@@ -373,7 +404,7 @@ def per_position_loss(pred, x):
 # `n_layers` pre-norm blocks of causal self-attention and a GELU MLP, and reads out $\hat x_{t+1}$ linearly
 # from position $t$ {cite:p}`vaswani2017attention`. Causal masking makes position $t$ see exactly $x_{0:t}$,
 # so one forward pass returns all $T$ next-token predictions of {eq}`eq-iclar-seqloss`. Every weight carries
-# a leading *model* axis, so the twelve models of the sweep are trained as one batched computation (their
+# a leading *model* axis, so all the models of the sweeps are trained as one batched computation (their
 # data and losses never mix).
 
 # %%
@@ -425,6 +456,8 @@ def transformer(p, x):
     M, B, T, _ = x.shape
     dh = d_model // n_heads
     causal = torch.ones(T, T, dtype=torch.bool, device=x.device).tril()
+    if control == "context-blind":  # position t attends to x_t alone
+        causal = torch.eye(T, dtype=torch.bool, device=x.device)
     h = linear(x, p["embed"]) + p["pos"][:, None, :T]
     for i in range(n_layers):
         a = layer_norm(h, p[f"{i}.ln1_g"], p[f"{i}.ln1_b"])
@@ -447,6 +480,7 @@ def transformer(p, x):
 theta_0 = init_params(n_models)
 n_weights = sum(v[0].numel() for v in theta_0.values())
 print(f"{n_weights} weights per model")
+glue("n_weights", f"{n_weights:,}", display=False)
 
 # %% [markdown]
 # ### Pre-training by next-token prediction
@@ -462,14 +496,15 @@ optimiser = torch.optim.Adam(theta.values(), lr=learning_rate)
 data = torch.tensor(train_x, dtype=torch.float32, device=device)
 sizes = torch.tensor(n_seqs, device=device)[:, None]
 model_axis = torch.arange(n_models, device=device)[:, None]
+trained = torch.tensor(np.arange(seq_len) < lengths[:, None], device=device)
+weight = (trained / torch.tensor(lengths, device=device)[:, None]).float()
 start = time.perf_counter()
 train_loss = []
 for step in lib.progress(range(train_steps), enabled=progress, desc="pre-training"):
     pick = (torch.rand(n_models, batch_size, device=device) * sizes).long()
     x = data[model_axis, pick]
-    loss_per_model = ((transformer(theta, x[:, :, :-1]) - x[:, :, 1:]) ** 2).mean(
-        (1, 2, 3)
-    )
+    err = ((transformer(theta, x[:, :, :-1]) - x[:, :, 1:]) ** 2).mean(-1)
+    loss_per_model = (err * weight[:, None]).sum(-1).mean(-1)  # over t < T of model
     optimiser.zero_grad()
     loss_per_model.sum().backward()
     optimiser.step()
@@ -507,11 +542,21 @@ def model_losses(params, x, chunk=256):
 
 unseen_x = rollout(random_topics((n_test,)))
 seen_A = np.stack(
-    [train_topics[m][rng.integers(0, k, n_test)] for m, (k, n) in enumerate(runs)]
+    [train_topics[m][rng.integers(0, k, n_test)] for m, (k, n, t) in enumerate(runs)]
 )
 seen_x = rollout(seen_A)
 unseen = model_losses(theta, unseen_x[None])  # [model, t]
 seen = model_losses(theta, seen_x)
+with torch.no_grad():  # each model's loss on its own training sequences, per t
+    own = torch.cat(
+        [
+            ((transformer(theta, z[:, :, :-1]) - z[:, :, 1:]) ** 2).mean(-1)
+            for z in data.split(256, 1)
+        ],
+        1,
+    )
+mine = np.arange(max_seqs) < n_seqs[:, None]
+train_curve = (own.double().cpu().numpy() * mine[..., None]).sum(1) / n_seqs[:, None]
 ridge = per_position_loss(ridge_predictions(unseen_x), unseen_x)
 no_context = per_position_loss(np.zeros_like(unseen_x[:, 1:]), unseen_x)
 oracle = noise_std**2
@@ -519,21 +564,23 @@ positions = np.arange(seq_len)
 late = positions >= seq_len // 2  # the second half of the prompt
 
 
-def sweep_mean(curves, k, n):
-    """Mean over the replicates of configuration (K, N)."""
-    return np.mean([c for c, r in zip(curves, runs) if r == (k, n)], axis=0)
+def sweep_mean(values, config):
+    """Mean over the replicates of a configuration (K, N, T)."""
+    return np.mean([v for v, r in zip(values, runs) if r == config], axis=0)
 
 
 k_sweep = configs[: len(topic_counts)]
-n_sweep = sorted(c for c in configs if c[0] == sweep_topics)
+k_min, k_max = k_sweep[0], k_sweep[-1]
+n_sweep = [(sweep_topics, n, seq_len) for n in sweep_per_topic]
+t_sweep = [(sweep_topics, n_min, t) for t in sweep_lengths]
 print("late-prompt loss (mean over t >= T/2):")
 print(
     f"  no context {no_context[late].mean():.2g}, ridge {ridge[late].mean():.2g}, "
     f"oracle {oracle:.2g}"
 )
-for k, n in k_sweep:
-    u, s = sweep_mean(unseen, k, n)[late].mean(), sweep_mean(seen, k, n)[late].mean()
-    print(f"  K {k:4d}, N {n:4d}: unseen {u:.2g}, seen {s:.2g}")
+for c in k_sweep:
+    u, s = sweep_mean(unseen, c)[late].mean(), sweep_mean(seen, c)[late].mean()
+    print(f"  K {c[0]:4d}, N {c[1]:4d}: unseen {u:.2g}, seen {s:.2g}")
 
 # %% [markdown]
 # {numref}`fig-iclar-curve` is the ICL curve. The model pre-trained on the most topics predicts the first
@@ -541,13 +588,15 @@ for k, n in k_sweep:
 # $x_0$ reveals $A$), and then its loss falls quickly as transitions accumulate in the prompt, as the in-context ridge
 # predictor's does, though it stays well above ridge. The model pre-trained on a single topic is a
 # different kind of predictor: it has learned that one system, and on unseen topics it is *worse* than
-# predicting zero.
+# predicting zero. The same transformer with every attention layer restricted to the current token (the
+# control `context-blind` below) cannot use the prompt at all: on unseen topics it can at best predict
+# zero, and its loss stays on the no-context curve or above it.
 
 # %% mystnb={"figure": {"caption": "Next-token loss on unseen topics along the prompt, for transformers pre-trained on K topics at a fixed number of training sequences (mean over replicates), against the in-context ridge predictor, the no-context predictor and the noise floor. With many topics the transformer learns in context; with one topic it does not.", "name": "fig-iclar-curve"}} tags=["hide-input"]
 fig, ax = lib.subplots()
-for (k, n), colour in zip(k_sweep, lib.PALETTE):
+for c, colour in zip(k_sweep, lib.PALETTE[2:]):
     ax.plot(
-        positions, sweep_mean(unseen, k, n), "o-", ms=3, color=colour, label=f"K = {k}"
+        positions, sweep_mean(unseen, c), "o-", ms=3, color=colour, label=f"K = {c[0]}"
     )
 ax.plot(positions, ridge, "k--", label="in-context ridge")
 ax.plot(positions, no_context, "k:", label="no context (predict 0)")
@@ -564,20 +613,20 @@ lib.show(fig)
 #
 # {numref}`fig-iclar-topics` summarises the $K$ sweep by the loss in the second half of the prompt. On seen
 # topics the one-topic model is nearly at the noise floor: it has memorised its system. On unseen topics it
-# is worst. As the same $KN$ sequences are spread over more topics, the seen-topic loss rises a little
-# (each topic is seen less often) and the unseen-topic loss falls a lot, until the two nearly meet: the
+# is worst. As the same $KN$ sequences are spread over more topics, the seen-topic loss rises well above
+# the noise floor (each topic is seen less often) and the unseen-topic loss falls a lot, until the two nearly meet: the
 # topic-level gap of {eq}`eq-iclar-split` closes, which is the paper's picture of ICL emerging from topic-level
 # generalization.
 
 # %% mystnb={"figure": {"caption": "Late-prompt loss (positions t at least T/2) on seen and unseen topics against the number of pre-training topics K, at a fixed number K N of training sequences; dots are replicates, lines their means. The gap between the two curves is the topic-level generalization gap.", "name": "fig-iclar-topics"}} tags=["hide-input"]
 fig, ax = lib.subplots()
-ks = np.array([k for k, n in k_sweep])
+ks = np.array([c[0] for c in k_sweep])
 for curves, label, colour in ((seen, "seen topics", 0), (unseen, "unseen topics", 1)):
-    means = [sweep_mean(curves, k, n)[late].mean() for k, n in k_sweep]
+    means = [sweep_mean(curves, c)[late].mean() for c in k_sweep]
     ax.plot(ks, means, "-", color=lib.PALETTE[colour], label=label)
-    for (k, n), c in zip(runs, curves):
-        if (k, n) in k_sweep:
-            ax.plot(k, c[late].mean(), "o", ms=4, color=lib.PALETTE[colour])
+    for r, c in zip(runs, curves):
+        if r in k_sweep:
+            ax.plot(r[0], c[late].mean(), "o", ms=4, color=lib.PALETTE[colour])
 ax.axhline(ridge[late].mean(), color="k", ls="--", label="in-context ridge (unseen)")
 ax.axhline(no_context[late].mean(), color="k", ls=":", label="no context (unseen)")
 ax.set_xscale("log")
@@ -585,6 +634,67 @@ ax.set_yscale("log")
 ax.set_xlabel("pre-training topics K (K N fixed)")
 ax.set_ylabel("late-prompt loss (squared error per coordinate)")
 ax.legend(fontsize=8)
+lib.show(fig)
+
+
+# %% [markdown]
+# ### More and longer sequences: the sequence-level gap
+#
+# The sequence-level term of {eq}`eq-iclar-split` is the price of memorising the particular training
+# sequences. We measure it directly, as a fraction of the loss on new sequences of the model's own topics:
+# $g_{\mathrm{seq}} = 1 - \widehat L / L_{\mathrm{seen}}$, both over the positions the model was trained on
+# ($g_{\mathrm{seq}} = 0$: nothing memorised; $g_{\mathrm{seq}} = 1$: training sequences predicted
+# perfectly, new ones not). At $K$ = `sweep_topics` we vary the sequences per topic $N$ at $T$ =
+# `seq_len`, and the length $T$ at the smallest $N$ (a model of length $T$ is trained on the first $T$
+# targets of each sequence; the causal mask makes the later tokens irrelevant to those predictions). The
+# reading of {prf:ref}`iclar-thm-main` is a gap that falls as $1/\sqrt{KNT}$.
+
+# %%
+def sequence_gap(m):
+    """1 - (training loss) / (loss on new sequences of the same topics), t < T_m."""
+    t = lengths[m]
+    return 1 - train_curve[m, :t].mean() / seen[m, :t].mean()
+
+
+gap_seq = np.array([sequence_gap(m) for m in range(n_models)])
+for name, sweep, axis in (("N", n_sweep, 1), ("T", t_sweep, 2)):
+    row = ", ".join(f"{c[axis]}: {sweep_mean(gap_seq, c):.3f}" for c in sweep)
+    print(f"relative sequence-level gap against {name} (K = {sweep_topics}): {row}")
+    for end, c in (("first", sweep[0]), ("last", sweep[-1])):
+        glue(f"gap_{name}_{end}", f"{sweep_mean(gap_seq, c):.2f}", display=False)
+
+# %% [markdown]
+# {numref}`fig-iclar-sequences` shows the two sweeps beside the reading's $1/\sqrt{N}$ and $1/\sqrt{T}$,
+# drawn through the first point. More sequences per topic shrink the gap, from {glue:}`gap_N_first` to
+# {glue:}`gap_N_last`, faster than $1/\sqrt N$. Longer sequences do not: from $T$ = `sweep_lengths[0]` to
+# `seq_len` the gap goes from {glue:}`gap_T_first` to {glue:}`gap_T_last`. The tokens of a sequence are
+# dependent: a likely reading is that a model which has memorised a few dozen sequences recognises each
+# from its first tokens and recalls the rest, so extra tokens of the *same* sequences add little that
+# generalises. The factor
+# $T$ in the reading of the theorem is not visible at this scale; we record this as an observation
+# rather than a claim, since we have no setting at hand in which the $T$ dependence shows and could act
+# as a positive control.
+
+# %% mystnb={"figure": {"caption": "The relative sequence-level gap 1 - (training loss) / (loss on new sequences of the training topics) against the sequences per topic N (left, T fixed) and the sequence length T (right, N fixed), at a fixed number of topics; dots are replicates, lines their means, dashed the slope -1/2 of the reading of the theorem through the first point.", "name": "fig-iclar-sequences"}} tags=["hide-input"]
+fig, axes = lib.subplots(1, 2, sharey=True)
+for ax, sweep, axis, name in (
+    (axes[0], n_sweep, 1, f"sequences per topic N (K = {sweep_topics}, T = {seq_len})"),
+    (axes[1], t_sweep, 2, f"sequence length T (K = {sweep_topics}, N = {n_min})"),
+):
+    xs = np.array([c[axis] for c in sweep])
+    ys = [sweep_mean(gap_seq, c) for c in sweep]
+    ax.plot(xs, ys, "-", color=lib.PALETTE[0], label="measured (mean)")
+    for r, g in zip(runs, gap_seq):
+        if r in sweep:
+            ax.plot(r[axis], g, "o", ms=4, color=lib.PALETTE[0])
+    ax.plot(xs, ys[0] * np.sqrt(xs[0] / xs), "k--", lw=1, label=r"$\propto 1/\sqrt{x}$")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xticks(xs, [str(x) for x in xs])
+    ax.minorticks_off()
+    ax.set_xlabel(name)
+axes[0].set_ylabel("relative sequence-level gap")
+axes[0].legend(fontsize=8)
 lib.show(fig)
 
 
@@ -627,13 +737,14 @@ def log_xi(n):
 
 def clipped_train_loss(params, m, count, chunk=256):
     """Clipped loss of `count` weight vectors of model m on its own training data."""
-    total = 0.0
+    total, t = 0.0, lengths[m]
     with torch.no_grad():
         for i in range(0, n_seqs[m], chunk):
             x = data[m, i : min(i + chunk, n_seqs[m])][None].expand(count, -1, -1, -1)
-            err = ((transformer(params, x[:, :, :-1]) - x[:, :, 1:]) ** 2).mean(-1)
-            total = total + (err.double().clamp(max=loss_clip) / loss_clip).sum((1, 2))
-    return (total / (n_seqs[m] * seq_len)).cpu().numpy()
+            err = ((transformer(params, x[:, :, :-1]) - x[:, :, 1:]) ** 2)[..., :t, :]
+            clipped = err.mean(-1).double().clamp(max=loss_clip) / loss_clip
+            total = total + clipped.sum((1, 2))
+    return (total / (n_seqs[m] * t)).cpu().numpy()
 
 
 sigmas = np.array(sigma_grid)
@@ -660,14 +771,14 @@ for m in range(n_models):
     }
     posterior_loss[m] = clipped_train_loss(noisy, m, J * S).reshape(J, S).mean(1)
 
-K_of = np.array([k for k, n in runs])[:, None]
+K_of = np.array([k for k, n, t in runs])[:, None]
 KN_of = n_seqs[:, None].astype(float)
 kl = distance2[:, None] / (2 * sigmas**2)  # [model, j]
 log_terms_seq = (
     np.log(2 * J / delta) + np.array([log_xi(int(n)) for n in n_seqs])[:, None]
 )
 log_terms_topic = (
-    np.log(2 * J / delta) + np.array([log_xi(int(k)) for k, n in runs])[:, None]
+    np.log(2 * J / delta) + np.array([log_xi(int(k)) for k, n, t in runs])[:, None]
 )
 eps_seq = (kl + log_terms_seq) / KN_of
 eps_topic = (kl + log_terms_topic) / K_of
@@ -687,24 +798,26 @@ print(
     f"no context {unseen_clipped[1]:.2g}"
 )
 print(
-    "  K    N  |theta-theta0|^2  trained  Q-loss at sigma:",
+    "  K    N   T  |theta-theta0|^2  trained  Q-loss at sigma:",
     " ".join(f"{s:g}" for s in sigmas),
 )
-for m, (k, n) in enumerate(runs):
+for m, (k, n, t) in enumerate(runs):
     q_loss = " ".join(f"{v:.2f}" for v in posterior_loss[m])
-    print(f"{k:3d} {n:4d} {distance2[m]:12.2g} {trained_loss[m]:12.2g}    {q_loss}")
+    print(
+        f"{k:3d} {n:4d} {t:3d} {distance2[m]:12.2g} {trained_loss[m]:12.2g}    {q_loss}"
+    )
 
 # %% [markdown]
 # {numref}`fig-iclar-bound` shows the two complexity terms of {eq}`eq-iclar-bound` at the scale of the grid
-# where the posterior's training loss is still within a factor two of the trained weights'. The topic-level
-# term is thousands of times larger than 1 even for the largest $K$, so the bound itself is at its ceiling
-# of 1 (the clipped loss's maximum), far above the no-context predictor's clipped loss: **at this scale the
-# bound is vacuous**. Its *terms* still move as the theorem says: the topic term falls with $K$ at a fixed
-# number of tokens, and the sequence term falls with $N$ at fixed $K$, because the squared distance training
-# travels from the initialisation grows much more slowly than $K$ or $KN$ (about fourfold from $K = 1$
-# to $K = 64$ in the table above). It is not a law: in steps of $K$ smaller than four the distance can grow
-# faster than $K$ (see Try it). At a fixed $KN$ the sequence term *rises* a little with $K$, since the
-# distance grows and $KN$ does not; the theorem does not ask it to fall there.
+# where the posterior's training loss is still within a factor two of the trained weights'. Both terms are
+# far above 1 for every model, so the bound itself is at its ceiling of 1 (the clipped loss's maximum),
+# above the no-context predictor's clipped loss: **at this scale the bound is vacuous**. The topic term
+# falls with $K$ at a fixed number of tokens, and the sequence term with $N$ at fixed $K$, because the
+# squared distance training travels from the initialisation (the table above) grows more slowly than $K$
+# or $KN$. That is the $1/K$ and $1/(KN)$ of the formula at work, and it would happen for a model that
+# learns nothing in context just as well: we show it as an illustration of the bound's shape, not as a
+# test of the theory. At a fixed $KN$ the sequence term *rises* a little with $K$, since the distance
+# grows and $KN$ does not.
 
 # %%
 # the largest grid scale whose posterior loss is within 2x the trained loss
@@ -715,10 +828,10 @@ print(
     f"common scale sigma = {sigmas[j_ref]:g} (posterior loss within 2x of trained "
     "for every model)"
 )
-print("  K    N   KL          eps_seq     eps_topic   bound (min over grid)")
-for m, (k, n) in enumerate(runs):
+print("  K    N   T  KL          eps_seq     eps_topic   bound (min over grid)")
+for m, (k, n, t) in enumerate(runs):
     print(
-        f"{k:3d} {n:4d} {kl[m, j_ref]:10.1e} {eps_seq[m, j_ref]:10.1e} "
+        f"{k:3d} {n:4d} {t:3d} {kl[m, j_ref]:10.1e} {eps_seq[m, j_ref]:10.1e} "
         f"{eps_topic[m, j_ref]:10.1e}   {bound_unseen[m, best[m]]:.2f}"
     )
 
@@ -733,7 +846,7 @@ for ax, sweep, axis, name in (
         (eps_topic, r"topic level $\varepsilon_{\mathrm{topic}}$", 1),
         (eps_seq, r"sequence level $\varepsilon_{\mathrm{seq}}$", 0),
     ):
-        ys = [sweep_mean(eps[:, j_ref], *c) for c in sweep]
+        ys = [sweep_mean(eps[:, j_ref], c) for c in sweep]
         ax.plot(xs, ys, "o-", color=lib.PALETTE[colour], label=label)
     ax.axhline(1, color="0.5", ls=":", label="above this the bound is vacuous")
     ax.set_xscale("log")
@@ -745,110 +858,165 @@ axes[0].set_ylabel("complexity term (nats per sample)")
 axes[0].legend(fontsize=8)
 lib.show(fig)
 
+
 # %% [markdown]
-# ## What we reproduced
-#
-# The claims are about means over the replicates of a configuration. Thresholds are set from what the
-# predictors themselves provide, not from the measured values: "approaches ridge" is read as *closer to ridge
-# than to the no-context predictor* (more than half of the loss gap between them closed, in the second half
-# of the prompt), and "falls with position" as a late-prompt loss below a third of the first position's.
-# On seeds 0–9 the $K_{\max}$ models closed 0.62–0.84 of the gap and their late loss was 6–12 times
-# ridge's and 0.07–0.14 of the first position's; the seen/unseen gap at $K_{\max}$ was 0.005–0.032 of
-# the one-topic gap; and the bound's terms fell by ratios of at most 0.85 per step. The thresholds are not
-# at the edge of that spread. The last two rows are claims that do
-# **not** hold here and are registered as *not reproduced*.
+# The bound is an illustration, not a test: its terms fall with $K$ and $N$ through the factors $1/K$
+# and $1/(KN)$ of {eq}`eq-iclar-bound` as long as training travels no farther from the initialisation,
+# whatever the model learned. What it would take to make it *informative* follows from the same
+# formula. Even if the posterior kept the trained weights' training loss, the bound at $K_{\max}$ falls
+# below the no-context predictor's clipped loss only when $\mathrm{KL}(Q\,\|\,P)$ stays within a small
+# budget, since the topic level alone pays $\log(2J\xi(K)/\delta)/K$ with $K$ topics as its
+# sample size:
 
 # %%
-k_min, k_max = k_sweep[0], k_sweep[-1]
-curve_max = sweep_mean(unseen, *k_max)
+def bound_at(kl_value, loss, k, kn):
+    """The bound of eq-iclar-bound at a given KL, posterior training loss, K and KN."""
+    eps_s = (kl_value + np.log(2 * J / delta) + log_xi(kn)) / kn
+    eps_t = (kl_value + np.log(2 * J / delta) + log_xi(k)) / k
+    return float(kl_inverse(kl_inverse(loss, eps_s), eps_t))
+
+
+def kl_budget(loss, k, kn, target, iterations=60):
+    """The largest KL at which the bound is below target (0 if none is)."""
+    lo, hi = 0.0, 1e8
+    if bound_at(lo, loss, k, kn) >= target:
+        return lo
+    for _ in range(iterations):
+        mid = math.sqrt(max(lo, 1e-3) * hi)  # bisection on a log scale
+        lo, hi = (mid, hi) if bound_at(mid, loss, k, kn) < target else (lo, mid)
+    return lo
+
+
+k_top, n_top = k_max[0], k_max[1]
+loss_top = sweep_mean(trained_loss, k_max)
+kl_top = sweep_mean(kl[:, j_ref], k_max)
+print(
+    f"K = {k_top}, N = {n_top}: trained clipped loss {loss_top:.3f}, target "
+    f"(no context) {unseen_clipped[1]:.3f}, measured KL {kl_top:.1e} nats"
+)
+budgets = {
+    f * k_top: kl_budget(loss_top, f * k_top, f * k_top * n_top, unseen_clipped[1])
+    for f in (1, 4, 16)
+}
+for k, b in budgets.items():
+    print(f"  K = {k:5d}, N = {n_top}: the bound needs KL <= {b:.3g} nats")
+glue("kl_budget", f"{budgets[k_top]:.2g}", display=False)
+glue("kl_budget_16", f"{budgets[16 * k_top]:.3g}", display=False)
+glue("kl_measured", f"{kl_top:.0e}", display=False)
+
+# %% [markdown]
+# At $K_{\max}$ the budget is {glue:}`kl_budget` nats, and {glue:}`kl_budget_16` nats with sixteen times as
+# many topics; the Gaussian posterior around the trained weights sits {glue:}`kl_measured` nats from the
+# prior at the initialisation. Even the larger budget is the information in a few dozen decimal digits,
+# far less than the thousands of weights that training moves, so no prior fixed before the data (and no
+# scale on our grid) brings the trained network within it: at this scale the bound cannot be
+# non-vacuous, and the paper's data-dependent prior, whose constants we do not have, would have to
+# close that distance. We therefore make no claim about its value.
+#
+# ## What we reproduced
+#
+# The claims are about means over the replicates of a configuration, and every in-context claim is
+# measured against what a model *without* context can do: the no-context predictor (predict 0), which is
+# the best a model blind to the prompt can do on an unseen topic, since $U$ and $-U$ are equally likely.
+# "Learns in context" is read as a loss, relative to the no-context predictor at the same position, that
+# falls along the prompt to below half its value at the first position; "approaches ridge" as
+# *closer to ridge than to the no-context predictor* (more than half of the loss gap between them closed
+# in the second half of the prompt); "more topics help" as a late-prompt loss at $K_{\max}$ below half of
+# the better of the one-topic model's and the no-context predictor's; "the topic-level gap closes" as a
+# seen/unseen gap at $K_{\max}$ below a tenth of the one-topic model's, *while* the seen-topic loss is below
+# half the no-context loss (a model that learns nothing closes the gap too). The sequence-level claim
+# asks the relative gap $g_{\mathrm{seq}}$ to halve over the $N$ sweep. The factors $1/2$ and $1/10$ sit
+# several replicate standard deviations from the default's values and from the values under the controls
+# below. Two things are deliberately *not* claimed: that the bound is informative (it cannot be at this
+# scale, as computed above), and that the transformer matches ridge (its late-prompt loss is
+# {glue:}`ratio_to_ridge` times ridge's here, a number that depends on the training budget more than on
+# the theory).
+
+# %%
+curve_max = sweep_mean(unseen, k_max)
 closed = (no_context[late].mean() - curve_max[late].mean()) / (
     no_context[late].mean() - ridge[late].mean()
 )
-fall = curve_max[late].mean() / curve_max[0]
+relative = curve_max / no_context  # loss relative to no context, per position
+fall = relative[late].mean() / relative[0]
 ratio_to_ridge = curve_max[late].mean() / ridge[late].mean()
-unseen_late = {c: sweep_mean(unseen, *c)[late].mean() for c in configs}
-gap_late = {c: unseen_late[c] - sweep_mean(seen, *c)[late].mean() for c in configs}
-eps_topic_k = [sweep_mean(eps_topic[:, j_ref], *c) for c in k_sweep]
-eps_seq_n = [sweep_mean(eps_seq[:, j_ref], *c) for c in n_sweep]
-bound_k_max = sweep_mean(
-    np.array([bound_unseen[m, best[m]] for m in range(n_models)]), *k_max
-)
+unseen_late = {c: sweep_mean(unseen, c)[late].mean() for c in configs}
+seen_late = {c: sweep_mean(seen, c)[late].mean() for c in configs}
+gap_late = {c: unseen_late[c] - seen_late[c] for c in configs}
+baseline = min(unseen_late[k_min], no_context[late].mean())
+gap_ratio = gap_late[k_max] / gap_late[k_min]
+seen_vs_none = seen_late[k_max] / no_context[late].mean()
+gap_n = [sweep_mean(gap_seq, c) for c in n_sweep]
+gap_t = [sweep_mean(gap_seq, c) for c in t_sweep]
 print(
-    f"K = {k_max[0]}: gap closed {closed:.2f}, late / first {fall:.2f}, "
-    f"late / ridge {ratio_to_ridge:.1f}"
+    f"K = {k_max[0]}: relative loss late / first {fall:.2f}, gap closed {closed:.2f}, "
+    f"late / ridge {ratio_to_ridge:.1f}, late / baseline "
+    f"{unseen_late[k_max] / baseline:.2f}, seen / no context {seen_vs_none:.2f}"
 )
+glue("ratio_to_ridge", f"{ratio_to_ridge:.1f}", display=False)
 
 # %%
-claims = lib.Claims("icl-autoregressive-generalization", paper="gong2025autoregressive")
+claims = lib.Claims(
+    "icl-autoregressive-generalization", paper="gong2025autoregressive", control=control
+)
 claims.add(
-    "Unseen-topic loss falls along the prompt: late-prompt loss < 1/3 of the first "
-    f"position's (K = {k_max[0]}; ratio)",
+    "Unseen-topic loss relative to the no-context predictor falls along the prompt: "
+    f"late-prompt value < 1/2 of the first position's (K = {k_max[0]}; ratio)",
     fall,
     "ICL performance improves with prompt length (Sec. 5)",
-    fall < 1 / 3,
+    fall < 1 / 2,
     fmt="{:.2f}",
 )
 claims.add(
     "…and approaches the in-context ridge predictor: more than half of the late-prompt "
     f"loss gap between no context and ridge is closed (K = {k_max[0]}; fraction)",
     closed,
-    "(issue: approaches the in-context least-squares reference)",
+    "not claimed (ridge is this chapter's reference)",
     closed > 0.5,
     fmt="{:.2f}",
 )
 claims.add(
     "At fixed tokens, more topics lower the unseen-topic loss: late-prompt loss at "
-    f"K = {k_max[0]} < 1/2 of K = {k_min[0]}'s (ratio)",
-    unseen_late[k_max] / unseen_late[k_min],
+    f"K = {k_max[0]} < 1/2 of the better of K = {k_min[0]}'s and no context's (ratio)",
+    unseen_late[k_max] / baseline,
     "more pre-training topics, better ICL (App. C.2, GINC)",
-    unseen_late[k_max] < unseen_late[k_min] / 2,
+    unseen_late[k_max] < baseline / 2,
     fmt="{:.2f}",
 )
 claims.add(
-    f"…and shrink the seen/unseen gap: gap at K = {k_max[0]} < 1/10 of "
-    f"K = {k_min[0]}'s (ratio)",
-    gap_late[k_max] / gap_late[k_min],
+    f"…and close the seen/unseen gap by learning in context: gap at K = {k_max[0]} "
+    f"< 1/10 of K = {k_min[0]}'s, with seen-topic loss < 1/2 of no context's "
+    "(ratio; ratio)",
+    f"{gap_ratio:.2g}; {seen_vs_none:.2f}",
     "topic-level generalization gap shrinks with K (Thm 4.6)",
-    gap_late[k_max] < gap_late[k_min] / 10,
-    fmt="{:.2g}",
+    gap_ratio < 0.1 and seen_vs_none < 0.5,
+    value=gap_ratio,
 )
 claims.add(
-    "The bound's topic-level term falls at every step of the K sweep at fixed tokens "
-    "(largest ratio of consecutive terms)",
-    max(b / a for a, b in zip(eps_topic_k, eps_topic_k[1:])),
-    "bound decreases with K (Thm 4.6)",
-    all(b < a for a, b in zip(eps_topic_k, eps_topic_k[1:])),
+    "More sequences per topic shrink the sequence-level gap: relative gap at "
+    f"N = {n_sweep[-1][1]} < 1/2 of N = {n_sweep[0][1]}'s (K = {sweep_topics}; ratio)",
+    gap_n[-1] / gap_n[0],
+    "sequence-level bound shrinks with N (Thm 4.3)",
+    gap_n[-1] < gap_n[0] / 2,
     fmt="{:.2f}",
-)
-claims.add(
-    "The bound's sequence-level term falls at every step of the N sweep at "
-    f"K = {sweep_topics} (largest ratio of consecutive terms)",
-    max(b / a for a, b in zip(eps_seq_n, eps_seq_n[1:])),
-    "bound decreases with N (Thm 4.3)",
-    all(b < a for a, b in zip(eps_seq_n, eps_seq_n[1:])),
-    fmt="{:.2f}",
-)
-claims.add(
-    f"The two-level bound at K = {k_max[0]} is non-vacuous: below the no-context "
-    "predictor's clipped unseen-topic loss (bound)",
-    bound_k_max,
-    "not claimed numerically by the paper; asked by the issue",
-    bound_k_max < unseen_clipped[1],
-    fmt="{:.2f}",
-    expect=False,
-)
-claims.add(
-    "The pre-trained transformer matches in-context ridge within a factor 2 in the "
-    f"second half of the prompt (K = {k_max[0]}; late loss / ridge's)",
-    ratio_to_ridge,
-    "(issue: approaches the in-context least-squares reference)",
-    ratio_to_ridge < 2,
-    fmt="{:.2g}",
-    expect=False,
 )
 claims.report()
 
 # %% [markdown]
+# ```{controls-table}
+# ```
+#
+# Over seeds 0–9 the five claims hold on {seeds}`1:held`, {seeds}`2:held`, {seeds}`3:held`,
+# {seeds}`4:held` and {seeds}`5:held` seeds; their measured values are {seeds}`1`, {seeds}`2`,
+# {seeds}`3`, {seeds}`4` (the gap ratio) and {seeds}`5` (mean ± sd). The gap ratio of claim 4 is small
+# under the control `context-blind` too, because there the seen-topic loss rises to meet the unseen one:
+# the claim's second condition, the seen-topic loss against the no-context predictor's, is the part that
+# tests learning from the context.
+#
+# Run one control with `make run CHAPTER=icl-autoregressive-generalization CONTROL=context-blind`
+# (or any name in the table): the claims cell then names the control and fails if a claim it must
+# flip still holds.
+#
 # ## How this compares with the paper
 #
 # **No number of the paper is compared here**: the notes we worked from did not contain the paper's
@@ -857,22 +1025,34 @@ claims.report()
 #
 # | The paper | This chapter | Why they differ / what it means |
 # |---|---|---|
-# | ICL emerges from AR-NTP pre-training with dependent tokens | a 2-layer transformer pre-trained on next-step prediction of random linear systems learns in context on unseen systems ({numref}`fig-iclar-curve`) | linear dynamical systems are one of the paper's three data sets; ours are 2-dimensional and rotation-like, our choice |
-# | ICL improves with prompt length (Sec. 5) | unseen-topic loss falls by an order of magnitude over 16 positions, closing most of the gap to in-context ridge, but stays several times above ridge | 600 Adam steps of a 7k-weight model; the paper trains GPT-2 |
-# | more pre-training topics, better ICL (App. C.2, GINC with GPT-2) | at a fixed $KN$, unseen-topic loss falls and the seen/unseen gap closes as $K$ grows from 1 to 64 ({numref}`fig-iclar-topics`) | we fix the tokens, which the paper's sweep (per the reviewers) did not; GINC not run |
-# | sequence- and topic-level PAC-Bayes bounds shrink with $N$, $T$ and $K$ (Thms 4.3, 4.6) | our two-level PAC-Bayes-kl bound's terms fall with $K$ (fixed tokens) and with $N$ ({numref}`fig-iclar-bound`) | our bound, not the paper's: prior at the initialisation, sequences (not tokens) counted |
-# | data-dependent prior and optimisation-dependent KL | the bound is vacuous: $\mathrm{KL}$ at a scale that keeps the posterior's loss is of order $10^5$ nats, against at most $K = 64$ topics | a prior centred at the initialisation; an informed prior (trained on held-out topics) would be needed for a non-vacuous number |
-# | GINC and real-language experiments | not run | out of the time and CPU budget of this chapter |
+# | ICL emerges from AR-NTP pre-training with dependent tokens | a 2-layer transformer pre-trained on next-step prediction of random linear systems learns in context on unseen systems ({numref}`fig-iclar-curve`); the same transformer blind to its context does not (control `context-blind`) | linear dynamical systems are one of the paper's three data sets; ours are 2-dimensional and rotation-like, our choice |
+# | ICL improves with prompt length (Sec. 5) | relative to predicting zero, the unseen-topic loss falls along the prompt and closes most of the gap to in-context ridge, but its late-prompt loss stays {glue:}`ratio_to_ridge` times ridge's | a small model trained briefly; the paper trains GPT-2 |
+# | more pre-training topics, better ICL (App. C.2, GINC with GPT-2) | at a fixed $KN$, unseen-topic loss falls and the seen/unseen gap closes as $K$ grows ({numref}`fig-iclar-topics`); $K$ copies of one topic do neither (control `one-topic`) | we fix the tokens, which the paper's sweep (per the reviewers) did not; GINC not run |
+# | sequence- and topic-level bounds shrink with $N$, $T$ and $K$ | the measured sequence-level gap falls with $N$ ({numref}`fig-iclar-sequences`) but not with $T$; our bound's terms fall with $K$ and $N$ ({numref}`fig-iclar-bound`) through its $1/K$ and $1/(KN)$ factors | the $T$ sweep shows memorised sequences, whose later tokens add little; our bound, not the paper's, counts sequences |
+# | data-dependent prior and optimisation-dependent KL | the bound is vacuous, and no prior can fix it at this scale: it needs a KL of at most a few nats | the budget is printed above; the paper's prior and SDE constants are not in our notes |
+# | GINC (HMM mixtures, varying the number of HMMs) and real-language experiments | not run | out of the time and CPU budget of this chapter |
+#
+# (sec-iclar-limits)=
+# ### What these checks do not separate
+#
+# Claims 1–4 show that the transformer uses its prompt on topics it was not trained on. They do not show
+# that it *infers* an unseen system rather than matching the prompt against the systems it was trained
+# on. A Bayesian mixture over the $K$ training systems, weighted by how well each explains the prefix,
+# uses the prompt too, and its error on an unseen system grows with the distance to the nearest stored
+# one. Our default systems are 2-dimensional: each $A = \rho U$ is a scaled rotation or reflection, fixed
+# by one angle and one sign, and 64 topics cover that space densely, so such a mixture would pass
+# claims 1–4 as well. In 4 dimensions (the `paper` preset's setting) the space of systems is six angles and a sign, and
+# $K = 64$ topics no longer cover it; that is where the two explanations part, and where a claim
+# comparing the transformer with the memorised mixture belongs.
 #
 # ## Try it
 #
-# * `python -m lib.build run icl-autoregressive-generalization -p train_steps=1500` trains two and a half
-#   times longer: the $K = 64$ models close more of the gap to ridge (0.88 of it instead of 0.84 on seed 0)
-#   but their late-prompt loss is still 4.8 times ridge's, so the "within a factor 2" row still does not
-#   hold, and the bound stays at 1.
+# * `python -m lib.build run icl-autoregressive-generalization -p train_steps=6000 -p learning_rate=0.001`
+#   trains ten times longer at a smaller step. How close a transformer of this size gets to ridge is a
+#   matter of the training budget, which is why the chapter makes no claim about the ratio.
 # * `python -m lib.build run icl-autoregressive-generalization -p "topic_counts=[1, 2, 4, 8]"` stops the $K$
-#   sweep at eight topics, in steps of two: the unseen-topic loss still falls with $K$ (ratio 0.36), but the
-#   $K = 8$ models close only 0.29 of the gap to ridge and keep a seen/unseen gap of 0.3 of the one-topic
-#   gap, and the bound's topic term no longer falls at every step (a doubling of $K$ can more than double
-#   $\lVert\hat\theta - \theta_0\rVert^2$): the claims cell stops with `ClaimsFailed` naming those three rows.
-#   Eight systems are too few to learn in-context estimation rather than a mixture of memorised ones.
+#   sweep at eight topics: the unseen-topic loss still falls with $K$, but most of the gap to ridge stays
+#   open, and the claims cell stops with `ClaimsFailed`.
+# * `python -m lib.build run icl-autoregressive-generalization -p "sweep_per_topic=[16, 64]"` repeats the
+#   $T$ sweep with four times more sequences per topic, where less is memorised: the gap still does not
+#   shrink with $T$ (it grows).
