@@ -28,8 +28,8 @@
 # of train *and* test points, a spectral test of test against train second moments, least squares
 # in a norm ball) and measure how often it accepts, and what its accepted and its rejected
 # predictors cost on the test distribution, under no shift, benign shifts and harmful ones. The
-# paper has no experiments: the experiment is ours. The defaults ($d = 5$, 1000 training points,
-# 2000 unlabelled test points, 40 trials per shift) run in about a minute on one CPU core;
+# paper has no experiments: the experiment is ours. The defaults are $d = 5$, 1000 training points,
+# 2000 unlabelled test points and 40 trials per shift;
 # `make run CHAPTER=tds-learning-neural-networks PRESET=paper` runs $d = 10$ with four times
 # more labelled data and a reference set about twice as large (see `paper.yaml`).
 # ```
@@ -70,7 +70,7 @@
 # *reject* or a predictor $h$, such that
 #
 # * **soundness**: with probability at least $1 - \delta$, if it accepts then
-#   $\mathrm{err}_{\mathcal D'}(h) \le O(\lambda) + \varepsilon$, whatever $\mathcal D'$ is;
+#   $\mathrm{err}_{\mathcal D'}(h) \le \lambda + \varepsilon$, whatever $\mathcal D'$ is;
 # * **completeness**: if $\mathcal D'_x = \mathcal D_x$, it accepts with probability at least
 #   $1 - \delta$.
 # ```
@@ -186,7 +186,9 @@
 # with $\lambda_Z = \min_{f}(\widehat{\mathrm{err}}(f) + \widehat{\mathrm{err}}'(f))$ over the
 # same ball. Uniform convergence over the ball carries the empirical errors to
 # $\mathcal D$ and $\mathcal D'$, and {prf:ref}`tds-lem-approx` with the projection argument above
-# bounds $\lambda_Z$ by $O(\lambda)$ plus the approximation error: soundness. Under no shift,
+# bounds $\lambda_Z$ by $O(\lambda)$ plus the approximation error: soundness in the weaker
+# form $O(\lambda) + \varepsilon$ (the constant in front of $\lambda$ in the paper's statement
+# is not known to us; this derivation gives 5). Under no shift,
 # $\hat\Sigma' - \hat\Sigma$ is a difference of two means of i.i.d. matrices
 # $\psi\psi^\top$ whose norms are at most $L = \ell + 1$ and whose variance is at most
 # $L\,\|\Sigma\|$, with $\|\Sigma\| \le \kappa = \mathbb E\, K(x, x) \le L$. Matrix Bernstein
@@ -199,8 +201,9 @@
 #
 # with probability $1-\delta$: any $\tau \ge t_\delta$ gives completeness. In the worst case
 # $\kappa = L$ and the first term is $O\big((\ell+1)\sqrt{\log(r/\delta)(1/n + 1/n')}\big)$;
-# on the box $\kappa = \sum_{i \le \ell} \mathbb E (\|x\|^2/d)^i$ stays below $3/2$ for every
-# $\ell$, and the dependence on $\ell$ is only $\sqrt{\ell + 1}$.
+# on the box $\kappa = \sum_{i \le \ell} \mathbb E (\|x\|^2/d)^i$ stays bounded as $\ell$
+# grows (for $d \ge 2$ its limit $\mathbb E\,[1/(1 - \|x\|^2/d)]$ is finite; its value at
+# our $d$ and $\ell$ is printed below), and the dependence on $\ell$ is only $\sqrt{\ell + 1}$.
 # ```
 #
 # ```{prf:proof}
@@ -234,15 +237,14 @@
 #   are also part of the samples whose second moments are compared.
 # * **Sample sizes**: $n = 1000$ labelled training points and $n' = 2000$ unlabelled test points
 #   (unlabelled test points are cheap in TDS learning; why more of them helps is shown below).
-# * **Threshold**: the paper's $\tau$ is a theoretical function of $\varepsilon$ and $\delta$
-#   (of the form {eq}`eq-tds-bernstein`). Ours is calibrated from training data only: the
-#   $1 - \delta/4$ quantile of $T$ over 200 runs in which the "test" sample is a fresh sample
-#   from the *training* marginal (the learner can draw these before seeing any test point),
-#   with $\delta = 0.1$; the margin below $\delta$ is for the sampling error of the quantile
-#   and of the measured acceptance rate. Nothing is added to it.
+# * **Threshold**: the paper's threshold is not known to us. Ours is calibrated on the training
+#   marginal: the $1 - \delta/4$ quantile of $T$ over 200 runs in which both samples are fresh
+#   samples from $\mathcal D_x$ (a simulation that needs sampling access to $\mathcal D_x$, not
+#   only the $n$ training examples, and no test point), with $\delta = 0.1$; the margin below
+#   $\delta$ is for the sampling error of the quantile and of the measured acceptance rate.
+#   Nothing is added to it. {eq}`eq-tds-bernstein` is our bound, used only for comparison.
 # * **Learner**: least squares in the ball of radius $B = 8$ by bisection on the ridge parameter
-#   $\nu$, predictions clipped to the range of the training labels (the paper's algorithm takes a
-#   label bound among its parameters; we did not see how it uses it).
+#   $\nu$, predictions clipped to the range of the training labels (our choice).
 # * **Soundness bound**: the certified bound {eq}`eq-tds-cert` is vacuous at this scale, so our
 #   soundness claim states a bound $\Delta$ on the *measured* excess test error (test MSE minus
 #   train MSE): a tenth of the variance of the training labels, so that a predictor within
@@ -273,13 +275,13 @@ n_test = 2000  # n', unlabelled test points per trial
 n_ref = 80  # reference points taken from each of the two samples (2 n_ref in all)
 norm_bound = 8.0  # B, RKHS norm bound of the learner
 delta = 0.1  # failure probability of the TDS definition
-cal_level = 0.975  # tau: this quantile of the no-shift statistic (1 - delta/4)
 cal_runs = 200  # no-shift runs used to calibrate the threshold
 null_trials = 100  # trials without shift (the completeness check)
 n_trials = 40  # independent trials per shifted test distribution
 n_eval = 1000  # fresh labelled test points per trial to measure the test error
 dilations = [1.05, 1.1, 1.15, 1.2, 1.3, 1.5]  # s: test x ~ U[-s, s]^d
 fractions = [0.005, 0.01, 0.02, 0.05, 0.1]  # p: test mass beyond the corner
+stretch = 1.75  # a: stretch along the top hidden weight (E K(x, x) kept)
 excess_share = 0.1  # Delta, as a share of the training label variance
 local_width = 0.22  # Gaussian kernel of the coupling experiment: width / sqrt(d)
 timing_dims = [5, 10, 20, 40]  # d of the runtime measurement
@@ -317,7 +319,6 @@ lib.check_int("n_train", n_train, low=2 * n_ref)
 lib.check_int("n_test", n_test, low=2 * n_ref)
 lib.check_float("norm_bound", norm_bound, low=0.0, low_open=True)
 lib.check_float("delta", delta, low=0.01, high=0.5)
-lib.check_float("cal_level", cal_level, low=0.5, high=0.999)
 lib.check_int("cal_runs", cal_runs, low=10)
 lib.check_int("null_trials", null_trials, low=5)
 lib.check_int("n_trials", n_trials, low=5)
@@ -328,6 +329,7 @@ dilations = lib.check_float_list(
 fractions = lib.check_float_list(
     "fractions", fractions, low=0.0, high=1.0, low_open=True, min_len=2, increasing=True
 )
+lib.check_float("stretch", stretch, low=1.0, high=3.0)
 lib.check_float("excess_share", excess_share, low=0.0, low_open=True)
 lib.check_float("local_width", local_width, low=0.0, low_open=True)
 timing_dims = lib.check_float_list(
@@ -346,6 +348,7 @@ if trial_bytes > 2e9:
         f"{trial_bytes / 1e9:.1f} GB of feature matrices (limit 2 GB); lower them"
     )
 chunk = int(max(1, min(n_trials, 2e8 // trial_bytes)))  # trials per batch
+cal_level = 1 - delta / 4  # tau: this quantile of the no-shift statistic
 rng, device = lib.setup(seed, device)
 if control == "gentle-target":  # nearly linear and nearly noiseless
     weight_norm, noise_sd = 1.0, 0.01
@@ -396,6 +399,8 @@ def second_moment(Psi):
 # %%
 def spectral_statistic(Psi_train, Psi_test):
     gap = second_moment(Psi_test) - second_moment(Psi_train)
+    if control == "trace-statistic":  # a norm test: the trace of the gap, no direction
+        return np.trace(gap, axis1=1, axis2=2)
     return np.linalg.eigvalsh(gap)[:, -1]
 
 
@@ -419,8 +424,7 @@ def least_squares_in_ball(Psi, y, radius, steps=45):
 # only lower the squared error of a label in that range. The clip matters for soundness: a sample
 # of $n'$ test points cannot see a part of $\mathcal D'_x$ of mass much below $1/n'$, and on such
 # a part a polynomial of bounded norm can still be huge; clipped, it costs at most that mass times
-# $4M^2$. (Our first run, without the clip, accepted a trial with a small fraction of test mass
-# beyond the corner whose excess test error was more than twice our stated bound.) The learner always
+# $4M^2$. The learner always
 # fits $h$, so that we can also measure what a rejected predictor would have cost.
 
 # %%
@@ -455,9 +459,12 @@ def tds_learner(X, y, X_test, tau, kernel=multinomial_kernel, coupled=True):
 
 
 # %% [markdown]
-# The threshold comes from training data only. In each calibration run both samples are drawn
-# from the training marginal, with the sizes of a real run; the threshold is the $1 - \delta/2$
-# quantile of the statistic. The same runs check the implementation: on the reference points the
+# The threshold comes from the training marginal only. In each calibration run both samples are
+# drawn afresh from $\mathcal D_x$, with the sizes of a real run; the threshold is the
+# $1 - \delta/4$ quantile of the statistic. This uses $\mathcal D_x$ as a simulator: 200 runs
+# of $n + n'$ points are far more draws than the learner's $n$ labelled examples, so it assumes
+# sampling access to the training marginal (here, a known distribution), not only the training
+# sample. It never uses a test point. The same runs check the implementation: on the reference points the
 # features must reproduce the kernel, $\psi(z)^\top\psi(z') = K(z, z')$. They also give the
 # worst-case threshold $t_{\delta}$ of {eq}`eq-tds-bernstein`, with $\kappa$ and $r$ estimated on
 # the same training points, to compare with the calibrated one.
@@ -491,7 +498,7 @@ def calibrate(runs, kernel=multinomial_kernel, coupled=True):
 
 
 def threshold(null_stats):
-    """tau: the 1 - delta/2 no-shift quantile, or what a control puts in its place."""
+    """tau: the 1 - delta/4 no-shift quantile, or what a control puts in its place."""
     if control == "tau-zero":
         return 0.0
     if control == "no-test":
@@ -506,10 +513,11 @@ tau = threshold(null_stats)
 X_kappa = train_marginal((20000, 1))
 kappa = multinomial_kernel(X_kappa, X_kappa).mean()  # E K(x, x), one point per batch
 L = degree + 1
-log_term = np.log(ranks_cal.max() / (delta / 2))
+log_term = np.log(ranks_cal.max() / delta)
 t_bernstein = np.sqrt(2 * L * kappa * log_term * (1 / n_train + 1 / n_test)) + (
     L * log_term / (3 * min(n_train, n_test))
 )
+null_quantile = np.quantile(null_stats, 1 - delta)  # what eq-tds-bernstein bounds
 print(
     f"no-shift statistic over {cal_runs} calibration runs: median "
     f"{np.median(null_stats):.3f}, {cal_level:.1%} quantile "
@@ -521,9 +529,10 @@ print(f"threshold tau = {tau:.3f}; kernel reproduced to {gram_error_text} (relat
 print(
     f"kappa = E K(x, x) = {kappa:.2f} (L = l + 1 = {L}); matrix Bernstein "
     f"t_delta = {t_bernstein:.3f} = "
-    f"{t_bernstein / np.quantile(null_stats, 1 - delta / 2):.0f} x the measured "
-    f"{1 - delta / 2:.0%} quantile"
+    f"{t_bernstein / null_quantile:.0f} x the measured {1 - delta:.0%} quantile "
+    f"{null_quantile:.3f}"
 )
+glue("tds_bernstein_ratio", f"{t_bernstein / null_quantile:.0f}", display=False)
 print(f"calibration: {time.perf_counter() - clock:.1f} s wall-clock")
 
 # %% [markdown]
@@ -567,10 +576,51 @@ print(f"label variance on the box: {label_var:.3f}; Delta = {excess_bound:.4f}")
 # fraction $p$ of the mass to the box $[1, 1.5]^d$ beyond the corner. The no-shift case is
 # $s = 1$ or $p = 0$. Two more shifts stay inside the training box: a *benign* one that moves half
 # of the mass into the central box $[-1/2, 1/2]^d$, and a *corner* one, all mass on $[1/2, 1]^d$.
+# The last one is built to defeat a test that looks only at norms: a *stretch* of the box by the
+# factor $a$ = `stretch` along the unit vector $u$ of the target's hidden weight with the largest
+# output weight, and a shrink by a factor $b$ orthogonal to it, with $b$ chosen so that
+# $\mathbb E\, K(x, x)$, the trace of the second moment of the kernel features, is the same as
+# on the box. A test of $\mathbb E\,\|\psi(x)\|^2$ (the trace of $\hat\Sigma' - \hat\Sigma$ in
+# place of its top eigenvalue) sees almost nothing; the test points reach along $u$, where the
+# target's unit saturates and the fitted polynomial extrapolates, out to $a$ times the box.
 
 # %%
+def kernel_diag(X):
+    """K(x, x) of the multinomial kernel."""
+    g, K = (X**2).sum(-1) / X.shape[-1], np.ones(X.shape[:-1])
+    for _ in range(degree):
+        K = 1.0 + g * K
+    return K
+
+
+u_top = w_hidden[np.argmax(np.abs(a_out))] / weight_norm  # the top hidden direction
+
+
+def stretched(X, a, b):
+    along = (X @ u_top)[..., None] * u_top
+    return a * along + b * (X - along)
+
+
+X_mc = net_rng.uniform(-1.0, 1.0, (20000, dim))
+lo, hi = 0.0, 1.0  # bisection for the shrink b that keeps E K(x, x)
+for _ in range(40):
+    mid = (lo + hi) / 2
+    kept = kernel_diag(stretched(X_mc, stretch, mid)).mean()
+    too_big = kept > kernel_diag(X_mc).mean()
+    lo, hi = (lo, mid) if too_big else (mid, hi)
+shrink = lo
+X_st = stretched(X_mc, stretch, shrink)
+print(
+    f"stretch a = {stretch:g} along u, shrink b = {shrink:.3f}: E K(x, x) "
+    f"{kernel_diag(X_st).mean():.3f} (box {kernel_diag(X_mc).mean():.3f}), E |x|^2 "
+    f"{(X_st**2).sum(-1).mean():.2f} (box {(X_mc**2).sum(-1).mean():.2f})"
+)
+
+
 def test_marginal(kind, strength, shape):
     U = train_marginal(shape)
+    if kind == "stretch":
+        return stretched(U, strength, shrink)
     if kind == "dilation":
         return strength * U
     if kind == "beyond corner":
@@ -581,8 +631,6 @@ def test_marginal(kind, strength, shape):
         return np.where(moved, 0.5 * U, U)
     if kind == "corner box":
         return 0.75 + 0.25 * U
-    if kind == "far cluster":  # the coupling experiment below
-        return far_cluster(shape)
     raise ValueError(kind)
 
 
@@ -610,6 +658,7 @@ settings = [("dilation", 1.0)]
 settings += [("benign: centre", 0.5), ("corner box", 1.0)]
 settings += [("dilation", s) for s in dilations]
 settings += [("beyond corner", p) for p in fractions]
+settings += [("stretch", stretch)]
 clock = time.perf_counter()
 results = {}
 for kind, strength in lib.progress(settings, enabled=progress, desc="shifts"):
@@ -627,6 +676,7 @@ scenarios = {
     "inside, corner box [1/2, 1]^d": ("corner box", 1.0),
     f"harmful: dilation s = {dilations[-1]:g}": ("dilation", dilations[-1]),
     f"far: {fractions[-1]:.0%} beyond the corner": ("beyond corner", fractions[-1]),
+    f"stretch a = {stretch:g} along u, E K kept": ("stretch", stretch),
 }
 print(
     f"{'test distribution':>38} | accept | median T | train MSE | test MSE, "
@@ -655,12 +705,14 @@ print(f"rank r of the reference span: {ranks.min()}..{ranks.max()} of m = {2 * n
 # rejects both: moving mass into a small part of the box raises the second moment of some
 # unit-norm function (one peaked there) by more than the sampling noise that $\tau$ allows,
 # whether or not the predictor suffers there. A TDS learner is allowed such conservative
-# rejections; it is not allowed to accept a harmful shift. With a threshold from training data
-# alone, the test accepts only shifts whose effect on second moments is within that noise
+# rejections; it is not allowed to accept a harmful shift. With a threshold from the training
+# marginal alone, the test accepts only shifts whose effect on second moments is within that noise
 # (see the mildest dilation below); a benign shift is accepted only if $\tau$ is given slack
 # that no training sample justifies (the control `tolerance` in the table of controls). The dilation by 1.5 multiplies the test error, and the test rejects it. Mass
 # beyond the corner is rejected too; how much it would have cost depends on the network, which
 # is drawn afresh for every seed (some networks are nearly flat out there).
+# {numref}`fig-tds-learning-neural-networks-scatter` shows every trial of every shift, the
+# statistic against the test error of the fitted predictor.
 
 # %% mystnb={"figure": {"caption": "Every trial of every shift: the spectral statistic T (log scale) against the true test error of the fitted predictor (log scale). Left of the dashed threshold the learner accepts. Filled markers are the named scenarios of the table, small grey dots the other shift strengths. Accepted trials have test errors close to the no-shift level; large test errors occur only far right of the threshold.", "name": "fig-tds-learning-neural-networks-scatter"}} tags=["hide-input"]
 fig, ax = lib.subplots()
@@ -727,13 +779,15 @@ fig, ax = lib.subplots()
 for i, (fam, c) in enumerate(curves.items()):
     x = np.maximum(c["excess"], 1e-4)
     ax.plot(x, c["accept"], marker="o", color=lib.PALETTE[i], label=fam)
-    # dilation labels above the markers, fraction labels below: no two collide
-    for xi, ai, si in zip(x, c["accept"], c["strength"]):
+    # dilation labels above the markers, fraction labels below, at two alternating
+    # heights and clear of the markers: no two collide
+    for j, (xi, ai, si) in enumerate(zip(x, c["accept"], c["strength"])):
+        up = 8 + 9 * (j % 2)
         ax.annotate(
             f"{si:g}",
             (xi, ai),
             textcoords="offset points",
-            xytext=(-6, 7) if i == 0 else (-6, -13),
+            xytext=(2, up) if i == 0 else (2, -up - 7),
             fontsize=7,
             color=lib.PALETTE[i],
         )
@@ -802,13 +856,13 @@ if 0 < tau < np.inf:
 # of controls below leaves every claim of the main experiment as it is). The coupling matters
 # when the kernel functions of training points cannot reach the test points. A Gaussian kernel
 # $K(x, z) = \exp\big(-\|x - z\|^2 / (2 w^2 d)\big)$, whose RKHS is infinite-dimensional, shows
-# it. With a train-only $Z$, every function of $\mathcal H_Z$ is close to zero on a test cluster
-# far from the box: $\hat\Sigma'$ is close to zero, $T \le \tau$ and the test accepts, although
-# the fitted $h$ (close to zero there too) says nothing about the labels. With test points in
-# $Z$, $K(\cdot, x'_j)/\sqrt{K(x'_j, x'_j)}$ is a unit-norm function with $g(x'_j) = 1$ that the
-# test sees. The cluster is the box shrunk by four and moved to $1.75\, v$, for the sign vector
-# $v$ (of 256 drawn) at which the target network is farthest from zero: an adversarial shift,
-# which a TDS learner must handle. Each arm is calibrated as above with its own reference set.
+# it. With a train-only $Z$, every function of $\mathcal H_Z$ is close to zero on test points far
+# from the box: they add almost nothing to $\hat\Sigma'$, and the test cannot see them. With
+# test points in $Z$, $K(\cdot, x'_j)/\sqrt{K(x'_j, x'_j)}$ is a unit-norm function with
+# $g(x'_j) = 1$ that the test sees. We run both arms, each calibrated as above with its own
+# reference set, without shift, under the dilation by the largest $s$, and with 5% of the test
+# mass beyond the corner, the shift of the main experiment whose test points lie farthest from
+# every training point.
 
 # %%
 def gaussian_kernel(X, Z):
@@ -818,45 +872,67 @@ def gaussian_kernel(X, Z):
     return np.exp(-np.maximum(sq, 0.0) / (2 * local_width**2 * X.shape[-1]))
 
 
-signs = rng.choice([-1.0, 1.0], size=(256, dim))
-far_corner = signs[np.argmax(np.abs(network(1.75 * signs)))]
-
-
-def far_cluster(shape):
-    return far_corner * (1.75 + 0.25 * train_marginal(shape))
-
-
-coupling_trials = max(5, n_trials // 4)
+coupling_trials = max(5, n_trials // 2)
+gauss_shifts = {
+    "no shift": ("dilation", 1.0),
+    f"dilation s = {dilations[-1]:g}": ("dilation", dilations[-1]),
+    "5% beyond the corner": ("beyond corner", 0.05),
+}
 clock = time.perf_counter()
 coupling = {}
+print(f"{'reference set':>13} | {'test distribution':>22} | accept | accepted and bad")
 for arm, coupled in (("coupled Z", True), ("train-only Z", False)):
     stats_arm, _, _ = calibrate(max(10, cal_runs // 5), gaussian_kernel, coupled)
-    coupling[arm] = run_trials(
-        "far cluster",
-        1.0,
-        coupling_trials,
-        threshold(stats_arm),
-        kernel=gaussian_kernel,
-        coupled=coupled,
+    for name, (kind, strength) in gauss_shifts.items():
+        r = run_trials(
+            kind,
+            strength,
+            coupling_trials,
+            threshold(stats_arm),
+            kernel=gaussian_kernel,
+            coupled=coupled,
+        )
+        r["bad"] = r["accept"] & (excess(r) > excess_bound)
+        coupling[arm, name] = r
+        print(
+            f"{arm:>13} | {name:>22} | {r['accept'].mean():6.2f} | "
+            f"{r['bad'].mean():6.2f} (median excess / Delta "
+            f"{np.median(excess(r)) / excess_bound:.1f})"
+        )
+print(f"{time.perf_counter() - clock:.1f} s wall-clock")
+dil_name = f"dilation s = {dilations[-1]:g}"
+for arm in ("coupled Z", "train-only Z"):
+    key = arm.split()[0].replace("-", "_")
+    glue(
+        f"tds_gauss_dil_bad_{key}",
+        f"{coupling[arm, dil_name]['bad'].mean():.2f}",
+        display=False,
     )
-    r = coupling[arm]
-    print(
-        f"{arm:>12}: tau = {threshold(stats_arm):.4f}, median T = "
-        f"{np.median(r['stat']):8.4f}, accepted {r['accept'].mean():4.0%}, median "
-        f"excess test MSE {np.median(excess(r)):.3f}"
+    glue(
+        f"tds_gauss_far_acc_{key}",
+        f"{coupling[arm, '5% beyond the corner']['accept'].mean():.2f}",
+        display=False,
     )
-print(
-    f"|f| at the cluster centre: {abs(network(1.75 * far_corner)):.2f}; "
-    f"{time.perf_counter() - clock:.1f} s wall-clock"
-)
-
+    glue(
+        f"tds_gauss_far_bad_{key}",
+        f"{coupling[arm, '5% beyond the corner']['bad'].mean():.2f}",
+        display=False,
+    )
 
 # %% [markdown]
-# The train-only test accepts a predictor whose excess error on the cluster is of the size of
-# the squared labels there; the coupled test rejects it in every trial. The difference is the one
-# the projection argument after {prf:ref}`tds-def-features` predicts: only a reference set that
-# contains test points makes the difference between $h$ and a good joint predictor an element
-# of the space the test inspects.
+# With 5% of the mass beyond the corner, the train-only test accepts in
+# {glue:}`tds_gauss_far_acc_train_only` of the trials and the coupled one in
+# {glue:}`tds_gauss_far_acc_coupled`; accepted with an excess above $\Delta$:
+# {glue:}`tds_gauss_far_bad_train_only` and {glue:}`tds_gauss_far_bad_coupled`. This is what the
+# projection argument after {prf:ref}`tds-def-features` predicts: only a reference set that
+# contains test points puts the test-only region into the space the test inspects. It does not
+# make this learner sound. Under the dilation by the largest $s$, the share of trials accepted
+# with an excess above $\Delta$ is {glue:}`tds_gauss_dil_bad_coupled` for the coupled arm and
+# {glue:}`tds_gauss_dil_bad_train_only` for the train-only one (table above): a Gaussian kernel
+# of this width, with $B = 8$, spreads the dilated mass over many directions of small norm, and
+# the test at this threshold does not see it. The Gaussian-kernel learner is a device to show what
+# the coupling adds, not a TDS learner for this class; the paper's guarantees are for kernels
+# whose RKHS holds the networks with small norm, as the multinomial kernel above does.
 #
 # ## Runtime against $d$ and $n$
 #
@@ -869,6 +945,7 @@ print(
 # one batch of four trials, best of three repeats, with $n' = n$.
 
 # %% tags=["nbval-ignore-output"]
+
 
 def time_learner(d, n, repeats=3):
     """Best-of-`repeats` wall-clock seconds of one trial of the learner."""
@@ -926,8 +1003,14 @@ lib.show(fig)
 #
 # All rates are over independent trials: `null_trials` without shift and `n_trials` per shift.
 # $\delta$ is the failure probability in {prf:ref}`tds-def-tds`. Completeness asks for the
-# theorem's $1 - \delta$ acceptance without shift, with the threshold at the $1 - \delta/4$
-# no-shift quantile from training data only (the margin is explained with the calibration).
+# theorem's $1 - \delta$ acceptance without shift. With the threshold at the $1 - \delta/4$
+# no-shift quantile, simulated from the training marginal, this holds by construction, up to
+# the sampling error of the quantile and of the rate: claim 2 checks the calibration code, not
+# the test. The theory's completeness statement is claim 8: the measured $1 - \delta$ no-shift
+# quantile of $T$ lies below the Bernstein threshold $t_\delta$ of {eq}`eq-tds-bernstein`, which a
+# wrong dependence on $\ell$, $\kappa$ or the sample sizes could break; with raw kernel
+# evaluations as features (the control `no-whitening`) the features leave the unit ball that the
+# bound assumes, and it fails.
 # Soundness is checked as defined: in every shift, the share of trials that are *accepted and*
 # have an excess above $\Delta$ (a tenth of the training label variance) must be at most
 # $\delta$. A shift is *harmful* for the network of a seed when the median excess of the fitted
@@ -936,10 +1019,17 @@ lib.show(fig)
 # the steep target ($W = 5$), not of the test: with a gentle target (the control
 # `gentle-target`, $W = 1$ and label noise 0.01) the test takes the same decisions, but no
 # shift is harmful any more and the predictors rejected under the dilation by 1.5 are within
-# $\Delta$: claims 4 and 5 fail under it (table of controls). The benign shift is rejected: a threshold from training data allows for sampling noise
-# only, and this shift moves second moments by more (claim 6, recorded as not holding; TDS does
+# $\Delta$: claims 4 and 5 fail under it (table of controls). The benign shift is rejected:
+# a threshold from the training marginal allows for sampling noise only, and this shift moves second moments by more (claim 6, recorded as not holding; TDS does
 # not require it). Its positive control, `tolerance`, adds to $\tau$ the slack of 0.05 that
-# would let it through. The coupling claim is the experiment of the previous section.
+# would let it through. The coupling claim (7) is the experiment of the previous section. Claim 9
+# is what the top eigenvalue buys over a norm: the stretch along the target's top hidden weight
+# keeps $\mathbb E\, K(x, x)$, so the trace of $\hat\Sigma' - \hat\Sigma$ barely moves, while a
+# unit-norm function peaked along $u$ gains second moment. With the trace in place of the top
+# eigenvalue, calibrated the same way (the control `trace-statistic`), the test accepts this
+# shift, and where the stretch costs the predictor more than $\Delta$ the soundness claims 3
+# and 4 fail with it; the dilations and the mass beyond the corner raise every norm and any norm test
+# rejects them.
 
 # %%
 claims = lib.Claims(
@@ -955,9 +1045,9 @@ claims.add(
 )
 accept_none = results["dilation", 1.0]["accept"].mean()
 claims.add(
-    f"Completeness: with no shift and tau the {cal_level:.1%} no-shift quantile "
-    f"(training data only), the test accepts in >= {1 - delta:.0%} of "
-    f"{null_trials} trials",
+    f"Calibration check (completeness): with no shift and tau the {cal_level:.1%} "
+    f"no-shift quantile simulated from the training marginal, the test accepts in >= "
+    f"{1 - delta:.0%} of {null_trials} trials",
     accept_none,
     "accepts w.p. >= 1 - delta when D'_x = D_x",
     accept_none >= 1 - delta,
@@ -968,7 +1058,7 @@ claims.add(
     f"with test MSE - train MSE > Delta (a tenth of the label variance) is <= delta = "
     f"{delta:g} (largest share)",
     bad_share.max(),
-    "P(accept and test error > O(lambda) + eps) <= delta",
+    "P(accept and test error > lambda + eps) <= delta",
     bad_share.max() <= delta,
     fmt="{:.3f}",
 )
@@ -1004,17 +1094,35 @@ claims.add(
     fmt="{:.2f}",
     expect=False,
 )
-gap_coupled = 1 - coupling["coupled Z"]["accept"].mean()
-train_only = coupling["train-only Z"]
-train_only_bad = (train_only["accept"] & (excess(train_only) > excess_bound)).mean()
+far_coupled = 1 - coupling["coupled Z", "5% beyond the corner"]["accept"].mean()
+far_train_only = 1 - coupling["train-only Z", "5% beyond the corner"]["accept"].mean()
 claims.add(
-    f"Coupling (Gaussian kernel, far cluster): the coupled test rejects in >= "
-    f"{1 - delta:g} of trials, while the train-only test accepts with excess > Delta "
-    "in >= the same share (rates: coupled rejects / train-only accepts bad)",
-    f"{gap_coupled:.2f} / {train_only_bad:.2f}",
-    "test points in Z are what makes the test sound",
-    gap_coupled >= 1 - delta and train_only_bad >= 1 - delta,
-    value=gap_coupled + train_only_bad - 1,
+    "Coupling (Gaussian kernel, 5% of the test mass beyond the corner): the coupled "
+    "test rejects in a share at least 0.5 above the train-only test (rejection "
+    "rates: coupled / train-only)",
+    f"{far_coupled:.2f} / {far_train_only:.2f}",
+    "test points in Z let the test see test-only regions",
+    far_coupled - far_train_only >= 0.5,
+    value=far_coupled - far_train_only,
+)
+claims.add(
+    f"Completeness bound: the measured {1 - delta:.0%} no-shift quantile of T is "
+    "below the matrix Bernstein threshold t_delta of eq. (eq-tds-bernstein) "
+    "(quantile / t_delta)",
+    null_quantile / t_bernstein,
+    "(our derivation: any tau >= t_delta gives completeness)",
+    null_quantile <= t_bernstein,
+    fmt="{:.3f}",
+)
+stretch_r = results["stretch", stretch]
+claims.add(
+    f"The stretch a = {stretch:g} along the top hidden weight (E K(x, x) unchanged) is "
+    f"rejected in >= {1 - delta:g} of trials (rejection rate; median excess / Delta)",
+    f"{1 - stretch_r['accept'].mean():.2f} "
+    f"({np.median(excess(stretch_r)) / excess_bound:.2f})",
+    "the spectral test sees every direction of the unit ball",
+    1 - stretch_r["accept"].mean() >= 1 - delta,
+    value=1 - stretch_r["accept"].mean(),
 )
 claims.report()
 
@@ -1038,10 +1146,10 @@ claims.report()
 # | Setting | TDS regression, squared loss; bounded hypercontractive training marginals | the same, training marginal uniform on $[-1,1]^d$ |
 # | Class | one-hidden-layer sigmoid networks (and deeper Lipschitz ones) | one-hidden-layer sigmoid network, $k = 4$, $W = 5$, $d = 5$, noise 0.1 |
 # | Kernel | a kernel whose RKHS approximates the networks (exact kernel and degree not known to us) | multinomial kernel, degree 5 |
-# | Features | data-dependent map on a reference set of train and test points | the same, 80 + 80 points; a train-only set and a Gaussian kernel to show why test points belong in it |
-# | Test | spectral test of test vs train second moments (threshold from theory) | $\lambda_{\max}(\hat\Sigma' - \hat\Sigma)$ on the unit ball; threshold the $1 - \delta/2$ no-shift quantile from training data only |
+# | Features | data-dependent map on a reference set of train and test points | the same, 80 + 80 points; a train-only set and a Gaussian kernel to show what test points in it add |
+# | Test | spectral test of test vs train second moments (threshold not known to us) | $\lambda_{\max}(\hat\Sigma' - \hat\Sigma)$ on the unit ball; threshold the $1 - \delta/4$ no-shift quantile, simulated from the training marginal |
 # | Learner | least squares in a norm ball | the same, $B = 8$, by ridge bisection |
-# | Soundness | with probability $1-\delta$: accept $\Rightarrow$ test error $\le O(\lambda) + \varepsilon$ | accepted-and-bad share $\le \delta$ in every shift, for a bound $\Delta$ on the measured excess; the certified bound {eq}`eq-tds-cert` is vacuous at our sizes |
+# | Soundness | with probability $1-\delta$: accept $\Rightarrow$ test error $\le \lambda + \varepsilon$ | accepted-and-bad share $\le \delta$ in every shift, for a bound $\Delta$ on the measured excess; the certified bound {eq}`eq-tds-cert` is vacuous at our sizes |
 # | Completeness | accept with probability $\ge 1 - \delta$ without shift | the same, with the calibrated threshold |
 # | Efficiency | polynomial time in $d$ and $1/\varepsilon$ | time per run measured against $d$ and $n$ |
 # | Unbounded marginals | second algorithm via moment matching | not implemented |
@@ -1050,23 +1158,25 @@ claims.report()
 # The paper proves guarantees; we can only check behaviour at one scale. At that scale the
 # test behaves as the theorem describes: comparing second moments on the unit ball of the
 # reference span catches the shifts that hurt the predictor, up to the rare misses (probability
-# $\delta$) that the definition allows, and a threshold taken from training data alone keeps the
-# acceptance without shift at the level completeness asks. The coupled reference set is
-# necessary in general (the Gaussian-kernel experiment), but for the multinomial kernel a
+# $\delta$) that the definition allows, and a threshold taken from the training marginal alone keeps the
+# acceptance without shift at the level completeness asks. Test points in the reference set
+# let the test see regions that only the test sample reaches (the Gaussian-kernel experiment,
+# whose learner is not sound for other reasons), but for the multinomial kernel a
 # train-only set does as well at our sizes, because far test mass shows in the low-degree part
 # of the kernel that any reference set spans. Two things the theorem does not promise, and we
 # see, are worth knowing. The test is conservative: it rejects the corner shift, under which the
 # predictor was fine, because it guards against every function of the ball and not only the
 # one it learned. And its worst-case certificate, like the Bernstein threshold
-# {eq}`eq-tds-bernstein`, is loose by an order of magnitude or more at these sample sizes, so
-# in practice the threshold has to be calibrated, as we do from training data, rather than
+# {eq}`eq-tds-bernstein` ({glue:}`tds_bernstein_ratio` times the measured quantile), is loose
+# at these sample sizes, so
+# in practice the threshold has to be calibrated, as we do on the training marginal, rather than
 # taken from the theory.
 #
 # ## Try it
 #
 # * `-p control=no-test` (or any control in the table): each takes one idea away, and the claims
 #   cell names the claims that fail.
-# * `-p delta=0.02`: a threshold at the 99% no-shift quantile. Completeness is asked at 98%; the
+# * `-p delta=0.02`: a threshold at the 99.5% no-shift quantile. Completeness is asked at 98%; the
 #   milder dilations are accepted more often, and the soundness claims show whether the excess
 #   they cost stays below $\Delta$.
 # * `-p weight_norm=2.0`: a gentler network. The statistic $T$ and every accept/reject decision
