@@ -704,7 +704,7 @@ def describe(name, read, excess):
     print(
         f"  {name:>10}: {cells}\n{'':14}queries for ratio <= 1 + {epsilon}: "
         f"{need_txt}; slope over m >= {read[len(read) // 2]:.0f}: "
-        f"{slope:.2f} ± {slope_se:.2f}"
+        f"{slope:.1f} ± {slope_se:.1f}"
     )
     return dict(
         read=read,
@@ -835,7 +835,7 @@ for p in p_values:
     capped = np.mean(queries[-1] * lewis[p] / dim >= 1)
     print(
         f"p = {p}, m = {queries[-1]}: unweighted / weighted median ratio - 1 = "
-        f"{np.exp(gap):.1f} (log {gap:.2f} ± {weight_gain[p]['se']:.2f}); "
+        f"{np.exp(gap):.0f} (log {gap:.2f} ± {weight_gain[p]['se']:.2f}); "
         f"{capped:.1%} of the rows have pi = 1"
     )
 print(f"agnostic instance: {time.perf_counter() - clock:.1f} s wall-clock")
@@ -1014,6 +1014,12 @@ print(
 # %% tags=["remove-cell"]
 from myst_nb import glue
 
+
+def whole(x):
+    """x rounded to a whole number, away from the CPU's last digits (nan stays nan)."""
+    return round(float(x)) if np.isfinite(x) else float(x)
+
+
 glue("arsi_dlogd", round(float(dlogd), 2), display=False)
 glue("arsi_bound_scale", int(round(dim / epsilon**2)), display=False)
 glue("arsi_rare_lev", int(round(rare_lev)), display=False)
@@ -1022,14 +1028,10 @@ for p in [p for p in p_values if p <= 2]:
     glue(f"arsi_need_p{p}", int(round(need)) if need > 0 else need, display=False)
     glue(f"arsi_frac_p{p}", round(float(gain[p]["frac"]), 2), display=False)
     gap15 = (1.5 - scan[p]["gamma"]) / scan[p]["se"]
-    glue(f"arsi_gap15_p{p}", round(float(gap15), 1), display=False)
+    glue(f"arsi_gap15_p{p}", whole(gap15), display=False)
     glue(f"arsi_gamma_p{p}", round(float(scan[p]["gamma"]), 2), display=False)
     glue(f"arsi_slope_p{p}", round(float(table[p, "Lewis"]["slope"]), 2), display=False)
-    glue(
-        f"arsi_wgain_p{p}",
-        round(float(np.exp(weight_gain[p]["gap"])), 1),
-        display=False,
-    )
+    glue(f"arsi_wgain_p{p}", whole(np.exp(weight_gain[p]["gap"])), display=False)
     for name in ("weighted", "unweighted"):
         last = np.median(agnostic[p, name]["excess"][-1])
         glue(f"arsi_agn_{name}_p{p}", round(float(last), 3), display=False)
@@ -1132,7 +1134,7 @@ for p in low:
         f"agnostic b, p = {p}: the weights 1/pi matter: at the largest budget the "
         "unweighted sampler's median ratio - 1 is larger (log quotient > 3 "
         "bootstrap s.e.)",
-        f"{np.exp(gap):.1f}x (log {gap:.2f} ± {gap_se:.2f})",
+        f"{np.exp(gap):.0f}x (log {gap:.2f} ± {gap_se:.2f})",
         "sample reweighted by 1/pi, an unbiased objective (part of the algorithm)",
         bool(gap - 3 * gap_se > 0),
         value=np.exp(gap),
@@ -1141,7 +1143,7 @@ for p in low:
     claims.add(
         f"agnostic b, p = {p}: ratio - 1 falls at least like the bound's m^(-1/2) "
         "over the larger budgets (fitted slope + 3 bootstrap s.e. <= -0.5)",
-        f"{slope:.2f} ± {slope_se:.2f}",
+        f"{slope:.1f} ± {slope_se:.1f}",
         "eps ~ sqrt(d / m) for p <= 2 (upper bound)",
         bool(slope + 3 * slope_se <= -0.5),
         value=slope,
