@@ -41,12 +41,20 @@ def test_summary_counts_passes_and_spread():
             "error": "ValueError: bad",
             "claims": [],
         },
+        {  # a failed run's record keeps a non-finite value as text
+            "chapter": "x",
+            "seed": 3,
+            "status": "failed",
+            "error": "",
+            "claims": [{**claim, "holds": False, "value": "nan"}],
+            "failing_claims": ["c"],
+        },
     ]
     rows = sweep.summarise(results)
     assert (
         rows[0]["held"] == 1
-        and rows[0]["seeds"] == 3
-        and rows[0]["failed_seeds"] == [1]
+        and rows[0]["seeds"] == 4
+        and rows[0]["failed_seeds"] == [1, 3]
     )
     assert rows[0]["mean"] == 2.0 and abs(rows[0]["sd"] - 2**0.5) < 1e-12
     assert rows[1]["claim"] == "(the run itself)" and rows[1]["failed_seeds"] == [2]

@@ -189,7 +189,8 @@ def summarise(results: list[dict]) -> list[dict]:
         n_claims = max((len(r["claims"]) for r in runs), default=0)
         for i in range(n_claims):
             got = [(r["seed"], r["claims"][i]) for r in runs if len(r["claims"]) > i]
-            values = [c["value"] for _, c in got if c.get("value") is not None]
+            # a failed run's record may hold a non-finite value as text ("nan")
+            values = [float(c["value"]) for _, c in got if c.get("value") is not None]
             values = [v for v in values if math.isfinite(v)]
             mean = sum(values) / len(values) if values else None
             sd = (
