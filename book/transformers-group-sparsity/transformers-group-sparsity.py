@@ -26,10 +26,10 @@
 # the others, and does the trained attention then make a new task on the same group learnable
 # from $\tilde O(d + D)$ samples instead of the $\approx dD$ that logistic regression on all the
 # variables needs? We train the model with hand-derived gradients on a population-like loss, watch
-# the attention concentrate, then fine-tune its value vector on $8$ to $256$ samples of a new task
-# against logistic regression. The defaults ($D = d = 8$, four training runs of 600 steps, 32
-# downstream tasks) run in under a minute on one CPU core;
-# `make run CHAPTER=transformers-group-sparsity PRESET=paper` doubles $D$ and $d$ and trains longer.
+# the attention concentrate, then fine-tune its value vector on $4$ to $256$ samples of a new task
+# against logistic regression. The defaults are $D = d = 8$, eight training runs of 600 steps and
+# 32 downstream tasks; `make run CHAPTER=transformers-group-sparsity PRESET=paper` doubles $D$ and
+# $d$ and trains longer.
 # ```
 #
 # ## The question
@@ -143,8 +143,8 @@
 #   i.i.d. samples instead (512 with $W$ trained or frozen, and a larger batch), and show what
 #   happens when the symmetry holds only on average.
 # * $D = d = 8$, $\sigma_x = 1$, $\eta = 0.5$, 600 steps; positional encodings are the orthonormal
-#   cosine (DCT-II) basis of $\mathbb R^D$. Four runs per seed, each with its own $j^\star$ (distinct,
-#   drawn at random) and $v^\star$.
+#   cosine (DCT-II) basis of $\mathbb R^D$. Eight runs per seed, each with its own $j^\star$ (at
+#   $D = 8$ every group is $j^\star$ once) and $v^\star$.
 # * **Fine-tuning** trains $v$ only, with $W$ frozen at its pre-trained value: the bound's $d + D$
 #   is the size of $v$. Both the transformer's head and the logistic-regression baseline are fitted
 #   by Newton's method to the minimum of the same logistic loss with a small ridge
@@ -179,15 +179,15 @@ progress = False
 n_groups = 8  # D, the number of groups (tokens)
 group_dim = 8  # d, variables per group
 sigma_x = 1.0  # standard deviation of every variable
-n_runs = 4  # pre-training runs, each with its own relevant group j* and v*
+n_runs = 8  # pre-training runs, each with its own relevant group j* and v*
 batch_size = 512  # fresh samples per gradient step (256 antithetic pairs)
 steps = 600  # gradient-descent steps of pre-training
 learning_rate = 0.5  # eta, for W and v alike
 n_checkpoints = 30  # steps at which the trajectory is recorded
-control_runs = 2  # runs of each i.i.d.-batch experiment (free W; W frozen; large batch)
+control_runs = 3  # runs of each i.i.d.-batch experiment (free W; W frozen; large batch)
 large_batch = 2048  # batch size of the large-batch i.i.d. runs
-sample_sizes = [8, 16, 32, 64, 128, 256]  # n of the downstream tasks
-tasks_per_run = 8  # new directions v*' per pre-trained model
+sample_sizes = [4, 6, 8, 11, 16, 23, 32, 45, 64, 91, 128, 181, 256]  # n downstream
+tasks_per_run = 4  # new directions v*' per pre-trained model
 target_error = 0.2  # test error at which the two methods' sample sizes are compared
 test_size = 4000  # test samples per pre-trained model (transformer's error)
 ridge = 1e-3  # lambda of the ridge-logistic fits downstream
@@ -413,15 +413,15 @@ v2_ratio = (traj["v2"] / np.maximum(traj["v1"], 1e-300))[1:].max()
 shown = "< 1e-12" if v2_ratio < 1e-12 else f"{v2_ratio:.1e}"
 print(f"largest |v2|/|v1| over all steps and runs: {shown}")
 
-# %% mystnb={"figure": {"caption": "Pre-training from W = 0, v = 0, one line per run (each its own relevant group). Left: the population-like loss on each step's batch. Middle: the attention on the relevant group of the least attentive token, which starts at 1/D and climbs towards 1. Right: the alignment cos(v1, v*) of the value vector's feature part.", "name": "fig-transformers-group-sparsity-training"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Pre-training from W = 0, v = 0, one line per run (each its own relevant group). Left: the population-like loss on the batch of each step. Middle: the attention on the relevant group of the least attentive token, which starts at 1/D and climbs towards 1. Right: the alignment cos(v1, v*) of the feature part of the value vector.", "name": "fig-transformers-group-sparsity-training"}} tags=["hide-input"]
 fig, axes = lib.subplots(1, 3, width=12.0)
 steps_axis = traj["step"] + 1
-for r in range(n_runs):  # one colour (antithetic batches), one line style per run
-    style = dict(color=lib.PALETTE[0], ls=("-", "--", ":", "-.")[r % 4])
-    label = f"j* = {j_star[r]}"
-    axes[0].plot(steps_axis, traj["loss"][:, r], label=label, **style)
-    axes[1].plot(steps_axis, traj["attention"][:, r], label=label, **style)
-    axes[2].plot(steps_axis, traj["cos"][:, r], label=label, **style)
+for r in range(n_runs):  # one colour (antithetic batches), one line per run
+    label = f"{n_runs} runs, one per j*" if r == 0 else None
+    style = dict(color=lib.PALETTE[0], lw=1, alpha=0.7, label=label)
+    axes[0].plot(steps_axis, traj["loss"][:, r], **style)
+    axes[1].plot(steps_axis, traj["attention"][:, r], **style)
+    axes[2].plot(steps_axis, traj["cos"][:, r], **style)
 axes[1].axhline(1 / D, color="0.5", ls=":", lw=1, label="uniform, 1/D")
 axes[0].set_ylabel("logistic loss (batch)")
 axes[1].set_ylabel(r"min$_j$ E[S$_{j^*j}$]")
@@ -457,8 +457,9 @@ print(f"largest |entry| of the content block W11: {np.abs(W_pre[:, :d, :d]).max(
 shown = "< 1e-12" if cross < 1e-12 else f"{cross:.1e}"
 print(f"largest |entry| of the cross blocks W12, W21: {shown}")
 
-# %% mystnb={"figure": {"caption": "Attention matrices E[S] after pre-training, averaged over fresh inputs, one panel per run. Entry (i, j) is the attention that token j (column) pays to token i (row); the relevant group j* is marked. Every column puts most of its mass on row j*.", "name": "fig-transformers-group-sparsity-heatmap"}} tags=["hide-input"]
-fig, axes = lib.subplots(1, n_runs, width=3.0 * n_runs, height=3.2, squeeze=False)
+# %% mystnb={"figure": {"caption": "Attention matrices E[S] after pre-training, averaged over fresh inputs, one panel for each of the first four runs. Entry (i, j) is the attention that token j (column) pays to token i (row); the relevant group j* is marked. Every column puts most of its mass on row j*.", "name": "fig-transformers-group-sparsity-heatmap"}} tags=["hide-input"]
+n_shown = min(n_runs, 4)
+fig, axes = lib.subplots(1, n_shown, width=3.0 * n_shown, height=3.2, squeeze=False)
 for r, ax in enumerate(axes[0]):
     image = ax.imshow(S_mean[r], vmin=0, vmax=1, cmap="viridis")
     ax.set_title(f"run {r}: j* = {j_star[r]}")
@@ -508,9 +509,11 @@ level = {
 final_att = np.concatenate(
     [traj_iid["attention"][-1][~frozen], traj_big["attention"][-1]]
 )
+above = {name: int((values > 0.5).sum()) for name, values in level.items()}
+print("|v2|/|v1| averaged over the second half of training, per run:")
 for name, values in level.items():
     shown = ", ".join(f"{x:.2f}" for x in values)
-    print(f"{name:>22}: |v2|/|v1| over the second half = {shown}")
+    print(f"{name:>22}: {shown} ({above[name]} of {len(values)} above 0.5)")
 print(
     "i.i.d. runs with W trained, final min_j E[S_j*j]: "
     + ", ".join(f"{x:.2f}" for x in final_att)
@@ -519,7 +522,7 @@ W_free = W_ctrl[~frozen]
 cross_ctrl = np.abs(W_free[:, :d, d:]).max() + np.abs(W_free[:, d:, :d]).max()
 print(f"largest |entry| of the cross blocks W12, W21, W trained: {cross_ctrl:.2f}")
 
-# %% mystnb={"figure": {"caption": "Symmetric (antithetic) batches against i.i.d. batches, one line per run. Left: the positional part of the value vector relative to its feature part, |v2|/|v1|: zero throughout with antithetic batches; with i.i.d. batches it grows to order one when W trains, at either batch size, and stays small when W is frozen. Right: the attention on the relevant group of the runs whose W trains.", "name": "fig-transformers-group-sparsity-control"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Symmetric (antithetic) batches against i.i.d. batches, one line per run. Left: the positional part of the value vector relative to its feature part, |v2|/|v1|: zero throughout with antithetic batches; with i.i.d. batches it grows to order one on some runs when W trains, at either batch size (the count per setting is printed above), and stays small on every run when W is frozen. Right: the attention on the relevant group of the runs whose W trains.", "name": "fig-transformers-group-sparsity-control"}} tags=["hide-input"]
 fig, axes = lib.subplots(1, 2, width=10.0)
 curves = (
     (traj, slice(None), lib.PALETTE[0], "antithetic"),
@@ -579,11 +582,16 @@ def ridge_logistic(F, y, lam, iters=100):
     raise RuntimeError(f"Newton did not converge: gradient {np.abs(grad).max():.1e}")
 
 
+W_down = W_pre  # the attention used downstream
+if control == "random-attention":  # a random W of the same size: nothing selected
+    W_rand = rng.standard_normal(W_pre.shape)
+    scale = np.linalg.norm(W_pre, axis=(1, 2)) / np.linalg.norm(W_rand, axis=(1, 2))
+    W_down = W_rand * scale[:, None, None]
 task_run = np.repeat(np.arange(n_runs), tasks_per_run)  # the model each task uses
-W_task, j_task = W_pre[task_run], j_star[task_run]
+W_task, j_task = W_down[task_run], j_star[task_run]
 v_new = unit_vectors(n_tasks)
 X_test = sigma_x * rng.standard_normal((n_runs, d, test_size, D))
-xi_test = features(W_pre, X_test)[task_run]  # [task, sample, d + D]
+xi_test = features(W_down, X_test)[task_run]  # [task, sample, d + D]
 y_test = labels(X_test[task_run], j_task, v_new)
 
 clock = time.perf_counter()
@@ -618,8 +626,12 @@ for n, a, sa, b, sb in zip(ns, mean_tf, se_tf, mean_lr, se_lr):
 # How many samples does each method need for a given error? For a target $\epsilon$
 # (`target_error`) we read off the $n$ at which each mean error curve crosses $\epsilon$, by linear
 # interpolation in $\log n$ and $\log$ error between the two grid points around the crossing, and
-# take the ratio $r = n_{\text{LR}}(\epsilon) / n_{\text{TF}}(\epsilon)$. Its standard error comes
-# from resampling the tasks (a bootstrap over the `n_runs × tasks_per_run` paired tasks). If the
+# take the ratio $r = n_{\text{LR}}(\epsilon) / n_{\text{TF}}(\epsilon)$. The grid of $n$ is
+# geometric with ratio about $\sqrt 2$, so that each crossing falls between two close points and
+# not at an end of the grid. The standard error comes from a two-stage (cluster) bootstrap: the
+# tasks of one pre-trained model share its attention, so we resample the models and then the
+# tasks within each; a resample in which either curve does not cross $\epsilon$ inside the grid
+# has no ratio, and the number of such resamples is printed and counted against the claim. If the
 # transformer behaves as a linear classifier on $d + D$ features and logistic regression on $dD$,
 # with the same constant, $r \approx dD/(d+D)$; with the positional part acting as a mere bias,
 # $r \approx dD/(d+1)$; a curve that flattens above $\epsilon$ never reaches it.
@@ -639,23 +651,29 @@ def samples_to_reach(err, eps):
     return np.where(inside, np.exp(log_n), np.nan)
 
 
+n_boot = 400
+boot_model = rng.integers(0, n_runs, (n_boot, n_runs, 1))  # models, then tasks
+boot_task = rng.integers(0, tasks_per_run, (n_boot, n_runs, tasks_per_run))
+boot = (boot_model * tasks_per_run + boot_task).reshape(n_boot, n_tasks)
+boot_tf, boot_lr = err_tf[:, boot].mean(-1).T, err_lr[:, boot].mean(-1).T  # [b, n]
 n_eps_tf = samples_to_reach(mean_tf, target_error)
 n_eps_lr = samples_to_reach(mean_lr, target_error)
 ratio_eps = n_eps_lr / n_eps_tf
-boot = rng.integers(0, n_tasks, size=(400, n_tasks))  # resampled task sets
-boot_ratio = samples_to_reach(err_lr[:, boot].mean(-1).T, target_error) / (
-    samples_to_reach(err_tf[:, boot].mean(-1).T, target_error)
+boot_ratio = samples_to_reach(boot_lr, target_error) / samples_to_reach(
+    boot_tf, target_error
 )
-ratio_se = np.nanstd(boot_ratio, ddof=1) if np.isfinite(ratio_eps) else np.nan
+no_crossing = int(np.isnan(boot_ratio).sum())
+ratio_se = np.nanstd(boot_ratio, ddof=1) if no_crossing < n_boot - 1 else np.nan
 k_paper, k_bias = d * D / (d + D), d * D / (d + 1)
 print(
     f"samples to reach error {target_error:g}: transformer {n_eps_tf:.1f}, "
     f"logistic regression {n_eps_lr:.1f}"
 )
 print(
-    f"ratio r = {ratio_eps:.2f} ± {ratio_se:.2f} (bootstrap s.e.); "
+    f"ratio r = {ratio_eps:.2f} ± {ratio_se:.2f} (cluster-bootstrap s.e.); "
     f"dD/(d+D) = {k_paper:.2f}, dD/(d+1) = {k_bias:.2f}"
 )
+print(f"bootstrap resamples without a crossing: {no_crossing} of {n_boot}")
 
 # %% [markdown]
 # {numref}`fig-transformers-group-sparsity-downstream` shows both curves, the target error and
@@ -700,7 +718,7 @@ lib.show(fig)
 # the curve approaches, and it falls as pre-training goes on.
 
 # %%
-weight = attention(W_pre, tokens(X_test)).sum(3)  # (S 1)_i, [run, sample, i]
+weight = attention(W_down, tokens(X_test)).sum(3)  # (S 1)_i, [run, sample, i]
 on = weight[np.arange(n_runs), :, j_star]  # [run, sample]
 leak = (weight**2).sum(-1) - on**2
 floor = np.arctan(np.sqrt(leak.mean(1)) / on.mean(1)) / np.pi
@@ -710,14 +728,55 @@ print(
 )
 
 # %% [markdown]
+# Does the error fall at the rate of the bound? The transfer theorem bounds it by
+# $(d + D)\log^2 n/(\gamma^2 n)$ up to a constant. A constant we do not know cannot be checked, but
+# the rate can: if the error follows the bound's form, the ratio
+# $n\,\text{err}/\big((d + D)\log^2 n\big)$ does not grow with $n$. We fit the slope of its
+# logarithm against $\log n$ over the grid (least squares; it is the error's own log-log slope
+# minus the bound's) and give it the same cluster-bootstrap standard error. The check is of this
+# grid only: past it the error settles on the leak floor above, and the ratio must then grow like
+# $n/\log^2 n$. The same slope is printed for logistic regression, whose curve on this grid is
+# still in its slow, pre-asymptotic part.
+
+# %%
+log_n = np.log(ns)
+
+
+def log_slope(y):
+    """Least-squares slope of log y against log n, along the last axis."""
+    x = log_n - log_n.mean()
+    return np.log(y) @ x / (x @ x)
+
+
+bound_rate = (d + D) * log_n**2 / ns
+rate_tf = log_slope(mean_tf / bound_rate)
+rate_se = np.std(log_slope(boot_tf / bound_rate), ddof=1)
+level_tf = (ns * mean_tf / (d + D)).max()
+print(
+    f"log-log slope of the error: transformer {log_slope(mean_tf):.2f}, "
+    f"logistic regression {log_slope(mean_lr):.2f}, "
+    f"bound's form (d+D) log^2 n / n {log_slope(bound_rate):.2f}"
+)
+print(
+    f"slope of n err/((d+D) log^2 n): transformer {rate_tf:.2f} ± {rate_se:.2f} "
+    f"(cluster-bootstrap s.e.), logistic regression "
+    f"{log_slope(mean_lr / bound_rate):.2f}"
+)
+print(f"largest n err/(d+D) over the grid (transformer): {level_tf:.2f}")
+
+# %% [markdown]
 # ## What we reproduced
 #
 # The thresholds come from the spread we measured, not from the paper (which gives no numbers for
 # this setting). Over the runs of one seed the final attention $\min_j \mathbb E[S_{j^\star j}]$
-# varies by about a hundredth (the range is printed in the table above); we ask for more than
-# $0.75$, six times the uniform $1/D$, and for it to be still rising between the middle and the
-# end of training (over seeds 0–9 the smallest value per seed is {seeds}`2`). The alignment
-# $\cos(v_1, v^\star)$ must exceed $0.99$ (seeds 0–9: {seeds}`3`).
+# varies little (its range is printed in the table above), far less than its distance to the
+# uniform $1/D$. We ask for more than $0.75$, six times $1/D$, and for it to be still rising
+# between the middle and the end of training (over seeds 0–9 the smallest value per seed is {seeds}`2`). The alignment
+# $\cos(v_1, v^\star)$ must exceed $0.99$ (seeds 0–9: {seeds}`3`). This check is not specific to the
+# selection: with uniform attention the population gradient in $v_1$ already points along
+# $v^\star$ (proof sketch), so only the control that removes $v^\star$ itself (random labels)
+# flips it; the selection is tested by the attention claim and, downstream, by the control that
+# replaces the trained $W$ by a random one.
 #
 # For $v_2$ two claims are kept apart. With antithetic batches $v_2 = 0$ is an algebraic
 # consequence of the symmetry argument in the proof sketch: the check that $|v_2|/|v_1| < 0.1$ is
@@ -725,18 +784,23 @@ print(
 # removes the antithetic pairing, shows that it can fail. The informative question is whether the
 # symmetric solution survives noise that respects the symmetry only on average. It does not: with
 # i.i.d. batches we call the solution unstable if $|v_2|/|v_1|$, averaged over the second half of
-# training, exceeds $0.5$ (five times the "near zero" band) on some run, at the default batch and
-# at a batch four times larger, while with $W$ frozen (the same i.i.d. noise, no attention to
-# train) it stays below $0.5$ on every run. This is a robustness property that the theorem does
-# not address: the theorem is about gradient descent on the population loss, which has no
-# sampling noise.
+# training, exceeds $0.5$ (five times the "near zero" band) on some of the `control_runs` runs, at
+# the default batch and at a batch four times larger, while with $W$ frozen (the same i.i.d.
+# noise, no attention to train) it stays below $0.5$ on every run. The growth is a random event:
+# not every run grows within the training time, so the claim says "some runs" and prints how
+# many (over seeds 0–9 the share of the runs with $W$ trained that grow is {seeds}`5`). This is
+# a robustness property that the theorem does not address: the theorem is about gradient descent
+# on the population loss, which has no sampling noise.
 #
 # Downstream, the transformer must beat logistic regression at every $n$ of the grid (over seeds
 # 0–9 the largest ratio of the mean errors is {seeds}`6`). The sample-complexity claim asks the ratio
 # $r = n_{\text{LR}}(\epsilon)/n_{\text{TF}}(\epsilon)$ to exceed the paper's count
-# $dD/(d+D)$ by at least two bootstrap standard errors; a transformer whose curve stays above
-# $\epsilon$ (no selection) has no $n_{\text{TF}}(\epsilon)$ and fails it. Finally the error must
-# be below the bound's form $(d + D)/n$ with constant one at every $n$ of the grid.
+# $dD/(d+D)$ by at least two cluster-bootstrap standard errors, and fails if more than 5% of the
+# resamples have no crossing inside the grid: a transformer whose curve stays above $\epsilon$
+# (no selection) has no $n_{\text{TF}}(\epsilon)$. The rate claim asks the slope of
+# $n\,\text{err}/((d+D)\log^2 n)$ to be negative by two standard errors: on this grid the error
+# falls at least as fast as the bound's form. It is a statement about the grid, since the leak
+# floor must eventually stop the fall; the largest $n\,\text{err}/(d+D)$ is printed beside it.
 
 # %%
 claims = lib.Claims(
@@ -773,17 +837,20 @@ claims.add(
     "(implementation check of the symmetry behind v2 = 0)",
     bool(v2_ratio < 0.1),
 )
-unstable = min(level[f"batch {batch_size}"].max(), level[f"batch {large_batch}"].max())
-frozen_level = level[f"batch {batch_size}, W frozen"].max()
+grown = [above[f"batch {batch_size}"], above[f"batch {large_batch}"]]
+frozen_above = above[f"batch {batch_size}, W frozen"]
+frozen_max = level[f"batch {batch_size}, W frozen"].max()
 claims.add(
-    f"The symmetric solution is unstable under finite i.i.d. batches: |v2|/|v1| over "
-    f"the second half of training > 0.5 on some run at batch {batch_size} and at "
-    f"batch {large_batch} when W trains, < 0.5 on every run with W frozen (the "
-    "smaller of the two; W frozen; min final attention of the runs whose W trains)",
-    f"{unstable:.2f}; W frozen {frozen_level:.2f}; attention {final_att.min():.2f}",
+    f"The symmetric solution is unstable under finite i.i.d. batches: with W trained, "
+    f"|v2|/|v1| over the second half of training exceeds 0.5 on some of the "
+    f"{control_runs} runs at batch {batch_size} and at batch {large_batch}; with W "
+    f"frozen it stays < 0.5 on every run (runs above 0.5 per setting; largest "
+    f"value with W frozen; min final attention of the runs whose W trains)",
+    f"{grown[0]}/{control_runs}, {grown[1]}/{control_runs}, W frozen "
+    f"{frozen_above}/{control_runs}; {frozen_max:.2f}; {final_att.min():.2f}",
     "v2 = 0 for GD on the population loss (Thm. 3.2); finite batches not addressed",
-    bool(unstable > 0.5 and frozen_level < 0.5),
-    value=unstable,
+    bool(min(grown) >= 1 and frozen_above == 0),
+    value=sum(grown) / (2 * control_runs),
 )
 worst = (mean_tf / mean_lr).max()
 claims.add(
@@ -797,19 +864,26 @@ claims.add(
 claims.add(
     f"Samples to reach test error {target_error:g}: logistic regression needs more "
     f"than dD/(d+D) = {k_paper:.1f} times as many as the transformer (ratio - 2 "
-    f"bootstrap s.e. > dD/(d+D); dD/(d+1) = {k_bias:.1f} shown for reference)",
-    f"{ratio_eps:.1f} ± {ratio_se:.1f}",
+    f"cluster-bootstrap s.e. > dD/(d+D), and at most 5% of the resamples without a "
+    f"crossing; dD/(d+1) = {k_bias:.1f} for reference)",
+    f"{ratio_eps:.1f} ± {ratio_se:.1f} ({no_crossing}/{n_boot} without crossing)",
     "O~((d+D)/eps) samples vs ~dD/eps (transfer theorem)",
-    bool(ratio_eps - 2 * ratio_se > k_paper),
+    bool(
+        np.isfinite(ratio_eps)
+        and no_crossing <= 0.05 * n_boot
+        and ratio_eps - 2 * ratio_se > k_paper
+    ),
     value=ratio_eps if np.isfinite(ratio_eps) else 0.0,
 )
-bound = (ns * mean_tf / (d + D)).max()
 claims.add(
-    "The transformer's error is below (d+D)/n at every n of the grid (max n err/(d+D))",
-    bound,
+    f"On this grid (n = {ns[0]}..{ns[-1]}) the transformer's error falls at least as "
+    f"fast as the bound's (d+D) log^2 n / n: the log-log slope of "
+    f"n err/((d+D) log^2 n) + 2 cluster-bootstrap s.e. < 0 (slope; error's own "
+    f"slope; max n err/(d+D))",
+    f"{rate_tf:.2f} ± {rate_se:.2f}; {log_slope(mean_tf):.2f}; {level_tf:.2f}",
     "err <= O((d+D) log^2 n / (gamma^2 n)) (transfer theorem)",
-    bool(bound < 1),
-    fmt="{:.2f}",
+    bool(rate_tf + 2 * rate_se < 0),
+    value=rate_tf,
 )
 claims.report()
 
@@ -831,20 +905,22 @@ claims.report()
 # | $v_1$, $v_2$ | $v_1 \parallel v^\star$, $v_2 = 0$ (population loss) | $\cos(v_1, v^\star) > 0.99$; $v_2 = 0$ up to rounding with symmetric batches; with i.i.d. batches the symmetric solution is unstable (a question the theorem does not address) |
 # | Mechanism | $W$ block structure (Lemma 5.1) | positional block $W_{22}$ lifts row $j^\star$ uniformly; cross blocks zero; content block small |
 # | Downstream | $\tilde O((d+D)/\epsilon)$ vs $\approx dD/\epsilon$ | transformer below logistic regression at every $n$; at the target error (0.2) logistic regression needs $r$ = {seeds}`7` times as many samples (seeds 0–9), against $dD/(d+D) = 4$ and $dD/(d+1) \approx 7.1$ |
+# | Rate | error $O\big((d+D)\log^2 n/(\gamma^2 n)\big)$ | on the grid $n = 4 \dots 256$ the error falls faster than the bound's form (slope of $n\,\text{err}/((d+D)\log^2 n)$, seeds 0–9: {seeds}`8`), then flattens at the attention-leak floor |
 # | Fine-tuning | SGD from the pre-trained model | $v$ only, $W$ frozen, ridge-logistic fit to convergence (inferred) |
 # | Scale | not known to us; CIFAR-10 patches | $D = d = 8$ (default), $D = d = 16$ (`paper` preset, 4000 steps); no CIFAR-10 |
 #
 # The `paper` preset ($D = d = 16$, 4000 steps, $n$ up to 1024) runs the same claims at twice
-# the size, where $dD/(d+D) = 8$ and $dD/(d+1) \approx 15$; its run is recorded by
-# `make run CHAPTER=transformers-group-sparsity PRESET=paper RECORD=1` and shown on the
-# {doc}`status page </status>`. Two findings go beyond a simple match.
+# the size, where $dD/(d+D) = 8$ and $dD/(d+1) \approx 15$;
+# `make run CHAPTER=transformers-group-sparsity PRESET=paper RECORD=1` records its claims in
+# `paper-run.json`. Two findings go beyond a simple match.
 #
 # First, the theorem's $v_2 = 0$ rests on the exact $X \to -X$ symmetry of the population loss,
 # and the symmetric solution is not stable. With i.i.d. batches the sampling noise seeds the
 # positional value $v_2$ and the cross blocks of $W$ (features ↔ positions), and gradient descent
 # *grows* them, until $|v_2|$ is comparable to $|v_1|$
-# ({numref}`fig-transformers-group-sparsity-control`). A batch four times larger, with
-# half the gradient noise, does not prevent it; freezing $W$ does. So the instability is
+# ({numref}`fig-transformers-group-sparsity-control`), on some runs within the training time
+# and not on others (the counts are printed above). A batch four times larger, with half the
+# gradient noise, does not prevent it; freezing $W$ does. So the instability is
 # not the noise itself but its amplification through the coupling of $v_2$ with the cross blocks
 # of the attention. At $D = 8$ the attention still concentrates on $j^\star$ (the final attention of
 # the i.i.d. runs is printed beside claim 5): the variable selection survives, the exact form of
@@ -852,28 +928,27 @@ claims.report()
 # finite batches, symmetrised data or the population limit is what keeps gradient descent on its
 # trajectory.
 #
-# Second, over $n = 8 \dots 256$ neither error curve is yet in its $1/n$ regime: logistic regression
-# on $dD = 64$ variables is pre-asymptotic ($n/dD \le 4$), and the transformer's curve bends
-# towards the floor set by its imperfect attention (printed above). A fit of $c\,k/n$ to either
-# curve would therefore say little; the number of samples needed for a fixed error does not need
-# the asymptotic regime. The ratio, {seeds}`7` over seeds 0–9, is well above the paper's $dD/(d+D)$
-# and of the size of $dD/(d+1)$, the count in which the nearly constant positional part of $\xi$
-# is a bias rather than $D$ features.
+# Second, over $n = 4 \dots 256$ neither error curve is in its $1/n$ regime (the fitted log-log
+# slopes are printed above): logistic regression on $dD = 64$ variables is pre-asymptotic
+# ($n/dD \le 4$), and the transformer's curve bends towards the floor set by its imperfect
+# attention. A fit of $c\,k/n$ to either curve would therefore say little; the number of samples
+# needed for a fixed error does not need the asymptotic regime. The ratio, {seeds}`7` over seeds
+# 0–9, is above the paper's $dD/(d+D)$ and of the size of $dD/(d+1)$, the count in which the
+# nearly constant positional part of $\xi$ is a bias rather than $D$ features: the check cannot
+# tell these two counts apart, only that the transformer needs several times fewer samples than
+# $dD$ variables would.
 # The theorem's iteration count, polynomial in $D$, is not tested here: two sizes cannot measure
 # an exponent.
 #
 # ## Try it
 #
-# * `-p steps=2000`: the attention keeps rising, and the margin of row $j^\star$ in $W_{22}$ grows
-#   roughly like the logarithm of the step count; the leak floor falls, and so does the
-#   transformer's error at the largest $n$.
-# * `-p "sample_sizes=[8, 32, 128, 512, 1024]"`: the transformer's error flattens at its leak
-#   floor, so $n\,\text{err}/(d+D)$ grows with $n$ and the bound check "below $(d+D)/n$" fails at
-#   the largest $n$: a finite pre-training does not give the $1/n$ rate for ever.
-# * `-p n_groups=4`: with $dD = 32$ variables logistic regression catches up sooner, and the
-#   i.i.d. batches leave $|v_2|/|v_1|$ small, so claim 5 fails there: the growth of $v_2$ is a
-#   property of the larger $D$, not of every setting.
-# * `-p large_batch=4096`: eight times the default batch, and $|v_2|$ still grows to the order of
-#   $|v_1|$ when $W$ trains.
+# * `-p steps=2000`: the proof sketch predicts that the attention and the margin of row
+#   $j^\star$ in $W_{22}$ keep growing, roughly like the logarithm of the step count. Compare the
+#   leak floor and the transformer's error at the largest $n$ with the defaults.
+# * `-p "sample_sizes=[8, 16, 32, 64, 128, 256, 512, 1024]"`: past the default grid the error
+#   approaches the leak floor, so $n\,\text{err}/((d+D)\log^2 n)$ must eventually grow. Where
+#   does the rate claim stop holding?
+# * `-p n_groups=4` or `-p large_batch=4096`: does $|v_2|$ still grow under i.i.d. batches with
+#   fewer groups, or with a batch eight times the default?
 # * `-p target_error=0.1` compares the sample sizes at a smaller error (logistic regression may
 #   not reach it within the grid; add larger $n$ to `sample_sizes`).
