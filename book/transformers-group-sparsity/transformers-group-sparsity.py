@@ -29,7 +29,7 @@
 # the attention concentrate, then fine-tune its value vector on $4$ to $256$ samples of a new task
 # against logistic regression. The defaults are $D = d = 8$, eight training runs of 600 steps and
 # 32 downstream tasks; `make run CHAPTER=transformers-group-sparsity PRESET=paper` doubles $D$ and
-# $d$ and trains longer.
+# $d$ and trains longer ({paper-preset}`runtime` on two CPU cores).
 # ```
 #
 # ## The question
@@ -904,15 +904,16 @@ claims.report()
 # | Attention on $j^\star$ | $\ge 1 - e^{-\Theta(D)}$ for every token after $\mathrm{poly}(D)$ steps | every token, every $j^\star$ tried, every seed: well above $1/D$ and rising, but not yet near $1 - e^{-D}$ (seeds 0–9: {seeds}`2`; {numref}`fig-transformers-group-sparsity-training`) |
 # | $v_1$, $v_2$ | $v_1 \parallel v^\star$, $v_2 = 0$ (population loss) | $\cos(v_1, v^\star) > 0.99$; $v_2 = 0$ up to rounding with symmetric batches; with i.i.d. batches the symmetric solution is unstable (a question the theorem does not address) |
 # | Mechanism | $W$ block structure (Lemma 5.1) | positional block $W_{22}$ lifts row $j^\star$ uniformly; cross blocks zero; content block small |
-# | Downstream | $\tilde O((d+D)/\epsilon)$ vs $\approx dD/\epsilon$ | transformer below logistic regression at every $n$; at the target error (0.2) logistic regression needs $r$ = {seeds}`7` times as many samples (seeds 0–9), against $dD/(d+D) = 4$ and $dD/(d+1) \approx 7.1$ |
-# | Rate | error $O\big((d+D)\log^2 n/(\gamma^2 n)\big)$ | on the grid $n = 4 \dots 256$ the error falls faster than the bound's form (slope of $n\,\text{err}/((d+D)\log^2 n)$, seeds 0–9: {seeds}`8`), then flattens at the attention-leak floor |
+# | Downstream | $\tilde O((d+D)/\epsilon)$ vs $\approx dD/\epsilon$ | transformer below logistic regression at every $n$; at the target error (0.2) logistic regression needs $r$ = {seeds}`7` times as many samples (seeds 0–9), against $dD/(d+D) = 4$ and $dD/(d+1) \approx 7.1$; `paper` preset: {paper-preset}`7`, against $8$ and $\approx 15$ |
+# | Rate | error $O\big((d+D)\log^2 n/(\gamma^2 n)\big)$ | on the grid $n = 4 \dots 256$ the error falls faster than the bound's form (slope of $n\,\text{err}/((d+D)\log^2 n)$, seeds 0–9: {seeds}`8`; `paper` preset, $n = 4 \dots 1024$: {paper-preset}`8`), then flattens at the attention-leak floor |
 # | Fine-tuning | SGD from the pre-trained model | $v$ only, $W$ frozen, ridge-logistic fit to convergence (inferred) |
 # | Scale | not known to us; CIFAR-10 patches | $D = d = 8$ (default), $D = d = 16$ (`paper` preset, 4000 steps); no CIFAR-10 |
 #
-# The `paper` preset ($D = d = 16$, 4000 steps, $n$ up to 1024) runs the same claims at twice
-# the size, where $dD/(d+D) = 8$ and $dD/(d+1) \approx 15$;
-# `make run CHAPTER=transformers-group-sparsity PRESET=paper RECORD=1` records its claims in
-# `paper-run.json`. Two findings go beyond a simple match.
+# The `paper` preset ($D = d = 16$, 4000 steps, $n$ up to 1024; {paper-preset}`runtime` on two
+# CPU cores) runs the same claims at twice the size, where
+# $dD/(d+D) = 8$ and $dD/(d+1) \approx 15$. There the least attention on the relevant group is
+# {paper-preset}`2`, the i.i.d.-batch runs give {paper-preset}`5`, and the
+# sample-complexity ratio is {paper-preset}`7`. Two findings go beyond a simple match.
 #
 # First, the theorem's $v_2 = 0$ rests on the exact $X \to -X$ symmetry of the population loss,
 # and the symmetric solution is not stable. With i.i.d. batches the sampling noise seeds the
