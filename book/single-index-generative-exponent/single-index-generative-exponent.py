@@ -29,8 +29,9 @@
 # on the link $\mathrm{He}_3$ (information exponent 3, generative exponent 1) with raw labels,
 # with smoothing, and with transformed labels, and on a binary link with generative exponent 3,
 # the paper's own regime, with and without smoothing; we compare the samples each method needs
-# as $d$ grows, and train a two-layer network end to end. The defaults ($d$ from 64 to 1024,
-# 64 independent runs per point and step size) take about a minute on one CPU core;
+# as $d$ grows, and train a two-layer network end to end. The defaults ($d$ from 32 to 1024,
+# {glue:}`sige_runs` or {glue:}`sige_runs_binary` independent runs per point and step size)
+# ran in {glue:}`sige_cpu` time for the output stored with this page;
 # `make run CHAPTER=single-index-generative-exponent PRESET=paper` goes to larger $d$.
 # ```
 #
@@ -180,15 +181,24 @@
 #   the binary link $y = \mathrm{sign}(z^3 - 2z\ln 2)$ ($s^\star = 3$), whose labels are used as
 #   they are (for $\pm 1$ labels every transformation is affine).
 # * **Step sizes.** The samples needed by a method at a given $d$ are the best over a grid of
-#   five steps, spaced by factors of 2 around a reference $c\,d^{-\alpha}$ with the $\alpha$ of
-#   the drift-noise argument. The best step is printed; it is inside the grid, not at its edge,
-#   so the counts are the method's, not the reference schedule's.
+#   six steps, spaced by factors of 2.5 from 0.16 to 15.6 times a reference $c\,d^{-\alpha}$
+#   with the $\alpha$ of the drift-noise argument. The best step is printed, and claim 7
+#   checks that it is inside the grid, not at either end, so the counts are the method's, not
+#   the reference schedule's.
 # * **Start.** In the scaling experiments every neuron starts at overlap exactly $d^{-1/2}$, the
 #   typical size of the overlap of a uniformly random start. A uniform start makes the escape
 #   time of raw SGD, about $1/(\eta m_0)$, heavy-tailed in $m_0$. The network's neurons start
 #   uniformly at random.
 # * **Sample complexity** is the median over replicates of the first sample at which a neuron's
-#   overlap reaches a target (0.5), not the paper's $1 - \epsilon$ with a polylog factor.
+#   overlap reaches a target (0.7), not the paper's $1 - \epsilon$ with a polylog factor. The
+#   target must be out of reach of chance: a unit vector that wanders at random has overlaps of
+#   size $d^{-1/2}$, $0.18$ at $d = 32$, so a target of 0.5 (under 3 of those) can be hit by a
+#   walk with very large steps that has learned nothing, and the best step at $d = 32$ then runs
+#   off the top of the grid; 0.7 is 4 of them.
+# * **Transformation and smoothing together.** Not run. Our two links each need one
+#   ingredient: $\mathrm{He}_3$ ($s^\star = 1$) needs only the transformation, the binary link
+#   ($s^\star = k^\star = 3$) only the smoothing. A link with $k^\star > s^\star \ge 3$, where
+#   the theorem needs both at once, is not built here.
 # * **Sparse case.** Not run: the weight-perturbation step is not specified in the material
 #   available to us, and we did not invent one.
 # ```
@@ -205,11 +215,12 @@ seed = 0
 device = "cpu"  # numpy only; the device just has to be valid
 progress = False
 control = "none"  # or a deliberately wrong variant named in controls.yaml
-dims = [64, 128, 256]  # experiment 1: every method
+dims = [32, 64, 128, 256]  # experiment 1: every method
 dims_large = [256, 512, 1024]  # experiment 2: the fast methods at larger d
 n_replicates = 64  # independent neurons (runs) per method, d and step
-target_overlap = 0.5  # a run's sample count: first step its |overlap| reaches this
-step_grid = [0.25, 0.5, 1.0, 2.0, 4.0]  # multiples of each method's reference step
+n_replicates_binary = 96  # the same for the binary link in experiment 1
+target_overlap = 0.7  # a run's sample count: first step its overlap m reaches this
+step_grid = [0.16, 0.4, 1.0, 2.5, 6.25, 15.6]  # multiples of each method's ref. step
 step_raw = 0.5  # He3 activation: reference step step_raw * d^-1.5
 step_smooth = 0.2  # smoothed He3: reference step (s^3 eta) step_smooth * d^-1.25
 step_linear = 1.0  # He1 activation (transformed labels): reference step step_linear / d
@@ -246,13 +257,17 @@ lib.check_int_list(
     "dims_large", dims_large, low=8, high=8192, min_len=3, increasing=True
 )
 lib.check_int("n_replicates", n_replicates, low=8, high=4096)
+lib.check_int("n_replicates_binary", n_replicates_binary, low=8, high=4096)
 lib.check_float("target_overlap", target_overlap, low=0.2, high=0.8)
 if not (
     isinstance(step_grid, list)
     and len(step_grid) >= 3
     and all(isinstance(f, (int, float)) and f > 0 for f in step_grid)
+    and all(a < b for a, b in zip(step_grid, step_grid[1:]))
 ):
-    raise ValueError("parameter `step_grid`: a list of at least 3 positive numbers")
+    raise ValueError(
+        "parameter `step_grid`: an increasing list of at least 3 positive numbers"
+    )
 lib.check_float("step_raw", step_raw, low=0.0, high=1.0, low_open=True)
 lib.check_float("step_smooth", step_smooth, low=0.0, high=1.0, low_open=True)
 lib.check_float("step_linear", step_linear, low=0.0, high=1.0, low_open=True)
@@ -314,13 +329,18 @@ def transform(kind, y):
     return y
 
 
+def smoothing_radius2(d):
+    """lambda^2: d^(1/2) (lambda = d^(1/4)); 0 or 1 under the controls."""
+    return {"no-smoothing": 0.0, "constant-radius": 1.0}.get(control, np.sqrt(d))
+
+
 def activation_abc(activation, d):
     """g / T(y) = A u^2 + B rho^2 + C for the activation at dimension d."""
     if activation == "He3":
         return 3.0, 0.0, -3.0
     if activation == "He1":
         return 0.0, 0.0, 1.0
-    lam2 = 0.0 if control == "no-smoothing" else np.sqrt(d)  # lambda = d^(1/4)
+    lam2 = smoothing_radius2(d)
     k = lam2 / (d - 1)
     return 3 - 6 * k, 3 * k, -3 * (1 + lam2)  # times s^3 = (1 + lambda^2)^1.5
 
@@ -341,21 +361,22 @@ def theory_exponent(method):
 
 def reference_step(method, d):
     activation, alpha = METHODS[method][2], METHODS[method][3]
+    if activation == "smoothed He3" and control == "no-smoothing":
+        activation, alpha = "He3", 1.5  # lambda = 0 is raw SGD: raw SGD's steps
     return REF_STEP[activation] * d**-alpha
 
 
 # %% [markdown]
-# `overlap_chains` runs a list of cells (method, $d$, step), `n_replicates` neurons each, and
+# `overlap_chains` runs a list of cells (method, $d$, step), `n_rep` neurons each, and
 # returns each neuron's first sample at which $m \ge$ `target_overlap` ($\infty$ if it never
 # does). A (method, $d$) stops when one of its steps has brought `stop_fraction` of its neurons to
 # the target, or at its cap; every sample count the analysis uses is then already decided (a
 # slower step's median is beyond the stopping time, so it cannot be the best).
 
 # %%
-def overlap_chains(cells, cap, chunk=500):
-    """cells: [(method, d, eta)]; cap(d): most samples per run.
+def overlap_chains(cells, cap, n_rep, chunk=500):
+    """cells: [(method, d, eta)]; cap(d): most samples per run; n_rep runs per cell.
     Returns the hit times [cells, replicates]."""
-    n_rep = n_replicates
     n = len(cells) * n_rep
     cell_of = np.repeat(np.arange(len(cells)), n_rep)
     d = np.array([c[1] for c in cells], float)[cell_of]
@@ -420,18 +441,26 @@ def overlap_chains(cells, cap, chunk=500):
 # %% [markdown]
 # The samples a method needs at $d$ are the median hit time, minimised over the step grid. The
 # intervals resample the replicates of every cell (`n_bootstrap` times) and redo the whole
-# analysis, the minimum over steps included.
+# analysis, the minimum over steps included. A resample can put more than half of a cell's runs
+# beyond the stopping time (when few more than half of them reached the target); its median,
+# and the slope through it, is then infinite. The intervals are order statistics of the
+# resamples, so such a resample counts as what it is, a count larger than any measured one;
+# an interval is unbounded only if more than 2.5 % of the resamples are of this kind, and
+# experiment 2 prints how many there were.
 
 # %%
-def run_experiment(methods, dim_list, cap):
+GRID = [f / 16 for f in step_grid] if control == "small-steps" else list(step_grid)
+
+
+def run_experiment(methods, dim_list, cap, n_rep):
     cells = [
         (mth, d, f * reference_step(mth, d))
         for mth in methods
         for d in dim_list
-        for f in step_grid
+        for f in GRID
     ]
-    hits = overlap_chains(cells, cap)
-    return hits.reshape(len(methods), len(dim_list), len(step_grid), n_replicates)
+    hits = overlap_chains(cells, cap, n_rep)
+    return hits.reshape(len(methods), len(dim_list), len(GRID), n_rep)
 
 
 def needed(hits):
@@ -444,33 +473,52 @@ def bootstrap_needed(hits):
     """[n_bootstrap, methods, dims]: the best median after resampling replicates."""
     out = np.empty((n_bootstrap, *hits.shape[:2]))
     for b in range(n_bootstrap):
-        pick = rng.integers(n_replicates, size=hits.shape)
+        pick = rng.integers(hits.shape[-1], size=hits.shape)
         out[b] = needed(np.take_along_axis(hits, pick, axis=-1))[0]
     return out
 
 
 def slope(dim_list, n):
-    """Slope of log n on log d along the last axis (nan if an n = inf)."""
+    """Slope of log n on log d along the last axis (+-inf or nan if an n = inf)."""
     x = np.log(np.asarray(dim_list, float))
     x = x - x.mean()
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore"):
         return (np.log(n) * x).sum(axis=-1) / (x * x).sum()
+
+
+def quantile(a, q, undefined):
+    """Bootstrap quantile, an order statistic of the resamples. A resample whose best
+    median lies beyond the stopping time has an infinite slope or ratio, which is
+    ordered as such; an undefined one (nan) counts as `undefined` (-inf or +inf)."""
+    a = np.where(np.isnan(a), undefined, a)
+    return np.quantile(a, q, axis=0, method="inverted_cdf")
+
+
+def interval(a):
+    """Bootstrap 95 % interval, unbounded on a side with over 2.5 % such resamples."""
+    return quantile(a, 0.025, -np.inf), quantile(a, 0.975, np.inf)
 
 
 # %% [markdown]
 # ## The experiment
 #
 # **Experiment 1: five methods, $d \le$ 256.** Every method on both links, at every $d$ of `dims`
-# and every step of the grid, `n_replicates` neurons per cell, each run capped at `horizon`
+# and every step of the grid, `n_replicates` neurons per cell (`n_replicates_binary` on the
+# binary link, whose raw runs are the most spread), each run capped at `horizon`
 # $\cdot d^2$ samples (the slowest rate; a run that does not reach the target is counted as
 # never reaching it).
 
 # %%
 names = list(METHODS)
 clock, cpu = time.perf_counter(), time.process_time()
-hits1 = run_experiment(names, dims, lambda d: horizon * d**2)
-n1, best1 = needed(hits1)
-boot1 = bootstrap_needed(hits1)
+cpu_start = cpu
+hits1 = [  # the binary link with more runs: its raw runs are the most spread
+    run_experiment(names[:3], dims, lambda d: horizon * d**2, n_replicates),
+    run_experiment(names[3:], dims, lambda d: horizon * d**2, n_replicates_binary),
+]
+n1, best1 = (np.concatenate(a) for a in zip(*(needed(h) for h in hits1)))
+boot1 = np.concatenate([bootstrap_needed(h) for h in hits1], axis=1)
+median1 = np.concatenate([np.median(h, axis=-1) for h in hits1])
 print(
     f"experiment 1: {time.perf_counter() - clock:.1f} s wall-clock, "
     f"{time.process_time() - cpu:.1f} s CPU"
@@ -479,21 +527,44 @@ print(f"samples to reach overlap {target_overlap:g} (median over runs, best step
 print("method           " + "".join(f"  d = {d:<6d}" for d in dims))
 for k, name in enumerate(names):
     print(f"{name:16s} " + "".join(f"{v:11.0f}" for v in n1[k]))
-print("best step as a multiple of the reference (grid " + f"{step_grid}):")
+print("best step as a multiple of the reference (grid " + f"{GRID}):")
 for k, name in enumerate(names):
-    print(f"{name:16s} " + "".join(f"{step_grid[j]:11g}" for j in best1[k]))
+    print(f"{name:16s} " + "".join(f"{GRID[j]:11g}" for j in best1[k]))
 exp1 = slope(dims, n1)
 exp1_boot = slope(dims, boot1)
-
-
-def interval(a):
-    """Bootstrap 95 % interval (nan when a resample never reached the target)."""
-    return np.quantile(a, [0.025, 0.975]) if np.isfinite(a).all() else [np.nan] * 2
-
-
 for k, name in enumerate(names):
     lo, hi = interval(exp1_boot[:, k])
     print(f"{name:16s} fitted exponent {exp1[k]:.2f} (95 % interval {lo:.2f}-{hi:.2f})")
+
+# %% [markdown]
+# **The gap between raw SGD and smoothing.** A rate is a statement about how the sample count
+# grows with $d$, so the test of smoothing is the growth of the ratio $n_{\text{raw}} /
+# n_{\text{smoothed}}$: $d^{k^\star - 1} / d^{k^\star/2} = d^{1/2}$ for $k^\star = 3$, a slope
+# of $1/2$ of $\log$ ratio on $\log d$. A smoothing that helps only by a constant factor gives
+# slope 0.
+
+# %%
+index = {name: k for k, name in enumerate(names)}
+gap = {}
+print("ratio raw / smoothed" + "".join(f"  d = {d:<6d}" for d in dims))
+for link in ("He3", "binary"):
+    raw, smooth = index[f"raw {link}"], index[f"smoothed {link}"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio_boot = boot1[:, raw] / boot1[:, smooth]
+    gap[link] = {
+        "ratio": n1[raw] / n1[smooth],
+        "slope": slope(dims, n1[raw] / n1[smooth]),
+        "interval": interval(slope(dims, ratio_boot)),
+    }
+    print(f"{link:20s}" + "".join(f"{v:11.2f}" for v in gap[link]["ratio"]))
+for link in ("He3", "binary"):
+    lo, hi = gap[link]["interval"]
+    print(
+        f"{link:6s} slope of log ratio on log d: {gap[link]['slope']:.2f} "
+        f"(95 % interval {lo:.2f}-{hi:.2f}; theory 0.5)"
+    )
+glue("sige_gap_he3", f"{gap['He3']['slope']:.2f}", display=False)
+glue("sige_gap_binary", f"{gap['binary']['slope']:.2f}", display=False)
 
 # %% [markdown]
 # {numref}`fig-single-index-generative-exponent-steps` shows why the step grid is needed: at a
@@ -513,10 +584,9 @@ def style(name):
 
 
 fig, ax = lib.subplots()
-median1 = np.median(hits1, axis=-1)
 for k, name in enumerate(names):
     color, ls = style(name)
-    ax.plot(step_grid, median1[k, -1], "o" + ls, color=color, label=name)
+    ax.plot(GRID, median1[k, -1], "o" + ls, color=color, label=name)
 ax.set_xscale("log", base=2)
 ax.set_yscale("log")
 ax.set_xlabel("step / reference step")
@@ -534,7 +604,15 @@ lib.show(fig)
 # %%
 clock, cpu = time.perf_counter(), time.process_time()
 smoothed = ["transformed He3", "smoothed He3", "smoothed binary"]
-hits2 = run_experiment(smoothed, dims_large, lambda d: horizon_large * d**1.5)
+
+
+def cap_large(d):
+    if control == "no-smoothing":  # raw SGD: the d^2 budget of experiment 1
+        return horizon * d**2
+    return horizon_large * d**1.5
+
+
+hits2 = run_experiment(smoothed, dims_large, cap_large, n_replicates)
 n2, best2 = needed(hits2)
 boot2 = bootstrap_needed(hits2)
 exp2 = slope(dims_large, n2)
@@ -546,8 +624,12 @@ print(
 print("method           " + "".join(f"  d = {d:<6d}" for d in dims_large))
 for k, name in enumerate(smoothed):
     print(f"{name:16s} " + "".join(f"{v:11.0f}" for v in n2[k]))
-    print(f"{'  best step':16s} " + "".join(f"{step_grid[j]:11g}" for j in best2[k]))
+    print(f"{'  best step':16s} " + "".join(f"{GRID[j]:11g}" for j in best2[k]))
 exp2_ci = {name: interval(exp2_boot[:, k]) for k, name in enumerate(smoothed)}
+print(f"resamples (of {n_bootstrap}) whose best median is beyond the stopping time:")
+for k, name in enumerate(smoothed):
+    beyond = (~np.isfinite(boot2[:, k])).sum(axis=0)
+    print(f"{name:16s} " + "".join(f"{v:11d}" for v in beyond))
 for k, name in enumerate(smoothed):
     lo, hi = exp2_ci[name]
     print(f"{name:16s} fitted exponent {exp2[k]:.2f} (95 % interval {lo:.2f}-{hi:.2f})")
@@ -644,6 +726,9 @@ print(f"normalised test MSE, trained first layer: {err_trained:.3f}")
 print(f"normalised test MSE, first layer left at its random start: {err_random:.3f}")
 glue("sige_err_trained", round(float(err_trained), 3), display=False)
 glue("sige_err_random", round(float(err_random), 2), display=False)
+glue("sige_cpu", f"{time.process_time() - cpu_start:.0f} s CPU", display=False)
+glue("sige_runs", n_replicates, display=False)
+glue("sige_runs_binary", n_replicates_binary, display=False)
 
 # %% [markdown]
 # The same network with its first layer left at the random start reaches a normalised error of
@@ -656,63 +741,72 @@ glue("sige_err_random", round(float(err_random), 2), display=False)
 # ## What we reproduced
 #
 # The paper's rates are asymptotic and hide logarithms. Over $d \le$ 256 (experiment 1) the
-# fitted slopes are shifted, and raw SGD's slope there cannot be told apart from smoothing's
-# (their intervals are printed with the fits). What the rates predict at every $d$ is the
-# *ordering* of the methods: raw labels need more samples than smoothing, which needs more than
-# the label transformation. Experiment 1 is judged on that ordering, at each $d$ on the same
-# seed, and experiment 2 on the exponents themselves, where $d$ is large enough. Every check
-# uses the bootstrap over replicates: an ordering holds if the 2.5 % bound of the ratio of
-# sample counts is above 1 at every $d$, an exponent if its 95 % interval lies within $0.25$ of
-# the theory's, half the distance to the neighbouring rates ($1$, $3/2$, $2$). The network's test
-# error must be below $0.1$ (its variance-normalised MSE; $1$ is predicting the mean, and
-# $1 - m^6$ is the floor set by the overlap $m$).
+# fitted slopes are shifted (printed with the fits), so experiment 1 is judged on what can be
+# seen there. On the binary link, the paper's regime, the claim is the rate: the ratio
+# $n_{\text{raw}} / n_{\text{smoothed}}$ must grow with $d$ (claim 3). On $\mathrm{He}_3$ that
+# ratio grows far less regularly (slope {glue:}`sige_gap_he3` in this run, interval printed
+# above), so claim 1 is only the *ordering*: smoothing needs fewer samples, by a constant
+# factor averaged over $d$, which does not test the $d^{3/2}$ rate; claim 2 is the ordering of
+# smoothing and the transformation. Experiment 2 tests the exponents themselves, where $d$ is large enough.
+#
+# Every check uses the bootstrap over replicates, with these tolerances. An ordering holds if
+# the 2.5 % bound of the ratio of sample counts (its geometric mean over $d$) is above 1; a
+# rate of the gap if the 2.5 % bound of its slope is above 0 (no growth). An exponent holds if its 95 % interval
+# lies within $0.25$ of the theory's, half the distance to the neighbouring rates ($1$, $3/2$,
+# $2$). This is wide against the replicate spread: the intervals' half-width is
+# {glue:}`sige_halfwidth` in this run, and between seeds the fitted exponents vary with the sd
+# quoted in the closing note. The margin is there for the finite-size bias of the fits: the
+# start $d^{-1/2}$ is close to the target and the rates hide logarithms, and the transformed
+# exponent sits {glue:}`sige_bias_transformed` from its rate in this run. The network's test error
+# must be below $0.1$ (its variance-normalised MSE; $1$ is predicting the mean, and $1 - m^6$
+# is the floor set by the overlap $m$). The best step of every method and $d$ must lie inside
+# the step grid (claim 7).
 
 # %%
 claims = lib.Claims(
     "single-index-generative-exponent", paper="chen2025neural", control=control
 )
-index = {name: k for k, name in enumerate(names)}
 
 
-def ratio_bound(slow, fast):
-    """Smallest 2.5 % bootstrap bound of n(slow) / n(fast) over the d of exp. 1."""
+def mean_ratio(slow, fast):
+    """Geometric mean over the d of exp. 1 of n(slow) / n(fast); its 2.5 % bound."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        r = boot1[:, index[slow]] / boot1[:, index[fast]]
-    if np.isnan(r).any():
-        return np.nan
-    return float(np.quantile(r, 0.025, axis=0).min())
+        r = np.log(boot1[:, index[slow]] / boot1[:, index[fast]]).mean(axis=-1)
+    mean = np.exp(np.log(n1[index[slow]] / n1[index[fast]]).mean())
+    return mean, float(np.exp(quantile(r, 0.025, -np.inf)))
 
 
-for slow, fast, link, paper in [
-    ("raw He3", "smoothed He3", "He3", "smoothing: d^(k*/2) = d^1.5 < d^(k*-1) = d^2"),
-    ("smoothed He3", "transformed He3", "He3", "transform: d^(s*/2) v d = d < d^1.5"),
+for slow, fast, paper in [
+    ("raw He3", "smoothed He3", "smoothing needs fewer samples than raw SGD"),
+    ("smoothed He3", "transformed He3", "transform: d^(s*/2) v d = d < d^1.5"),
 ]:
-    bound = ratio_bound(slow, fast)
+    mean, bound = mean_ratio(slow, fast)
     claims.add(
-        f"{link} link, every d of experiment 1: {fast.split()[0]} needs fewer samples "
-        f"than {slow.split()[0]} (smallest ratio {slow.split()[0]} / "
-        f"{fast.split()[0]}, "
-        "bootstrap 2.5 % bound, > 1)",
-        bound,
+        f"He3 link, d = {dims[0]}-{dims[-1]}: {fast.split()[0]} needs fewer samples "
+        f"than {slow.split()[0]} (ratio {slow.split()[0]} / {fast.split()[0]}, "
+        "geometric mean over d, bootstrap 2.5 % bound > 1)",
+        f"{mean:.2f} (bound {bound:.2f})",
         paper,
         bool(bound > 1),
-        fmt="{:.2f}",
+        value=mean,
     )
-bound = ratio_bound("raw binary", "smoothed binary")
+lo, hi = gap["binary"]["interval"]
 claims.add(
-    "Binary link (s* = 3), every d of experiment 1: smoothing needs fewer samples "
-    "than raw labels (smallest ratio, bootstrap 2.5 % bound, > 1)",
-    bound,
-    "s* >= 3: smoothing is needed, d^(s*/2) < d^(s*-1)",
-    bool(bound > 1),
-    fmt="{:.2f}",
+    f"Binary link (s* = 3), d = {dims[0]}-{dims[-1]}: slope of log(n raw / n smoothed) "
+    "on log d, bootstrap 2.5 % bound > 0",
+    f"{gap['binary']['slope']:.2f} [{lo:.2f}, {hi:.2f}]",
+    "s* >= 3: d^(s*-1) / d^(s*/2) = d^0.5",
+    bool(lo > 0),
+    value=gap["binary"]["slope"],
 )
+half_width = []
 for name, paper in [
     ("transformed He3", "label transform: O~(d^(s*/2) v d) = d for s* = 1"),
     ("smoothed binary", "O~(d^(s*/2)) = d^1.5 for s* = 3 (the theorem)"),
 ]:
     lo, hi = exp2_ci[name]
     e, th = exp2[smoothed.index(name)], theory_exponent(name)
+    half_width.append((hi - lo) / 2)
     claims.add(
         f"{name}, d = {dims_large[0]}-{dims_large[-1]}: fitted exponent's 95 % "
         "interval within 0.25 of the theory's",
@@ -721,12 +815,23 @@ for name, paper in [
         bool(th - 0.25 <= lo and hi <= th + 0.25),
         value=e,
     )
+glue("sige_halfwidth", f"{max(half_width):.2f}", display=False)
+glue("sige_bias_transformed", f"{exp2[0] - 1:+.2f}", display=False)
 claims.add(
     f"Two-layer net at n = {net_steps_per_d} d: normalised test MSE < 0.1",
     err_trained,
     "small test error with O~(d^(s*/2) v d) samples",
     bool(err_trained < 0.1),
     fmt="{:.3f}",
+)
+at_edge = sum(int(np.isin(best, [0, len(GRID) - 1]).sum()) for best in (best1, best2))
+claims.add(
+    "Every method and d of experiments 1 and 2: the best step is inside the step "
+    "grid, not at either end (number at an end)",
+    at_edge,
+    "- (a check of our method: the counts are the method's, not the grid's)",
+    at_edge == 0,
+    fmt="{:d}",
 )
 claims.report()
 
@@ -737,9 +842,15 @@ claims.report()
 # Each control is a deliberately wrong variant, run with
 # `make run CHAPTER=single-index-generative-exponent CONTROL=<name>`: the claims cell then names
 # the control and fails if a claim it must flip still holds. `no-smoothing` sets the smoothing
-# radius to zero, so the smoothed methods are raw SGD with their own step grid: the ratios of
-# claims 1 and 3 fall to about 1, and on the binary link at large $d$ the runs need more than
-# their $d^{3/2}$ budget.
+# radius to zero, so the smoothed methods are raw SGD with raw SGD's steps: the ratio of claim 1
+# falls to about 1 and the gap of claim 3 stops growing. In experiment 2 the control gives them
+# raw SGD's budget of `horizon`$\cdot d^2$ samples, so the exponent of claim 5 becomes raw
+# SGD's on the binary link, measured, not cut off by the cap. `constant-radius` keeps the
+# smoothing but fixes $\lambda^2 = 1$: a smoothing that changes the constant but not the rate.
+# The gap of claim 3 then stops growing, while the constant-factor advantage of claim 1 on
+# $\mathrm{He}_3$ survives, as a change of constant should; in experiment 2 the smoothed binary
+# method then misses the target within its budget at the larger $d$. `small-steps` moves the step grid a factor 16 down, so that it
+# no longer brackets the best step: claim 7 sees the best step at the grid's end.
 # `no-transform` feeds the raw labels to the linear activation, whose population gradient
 # $\mathbb E[\mathrm{He}_3(z)\,z] = 0$ carries no signal: the transformed method and the
 # network's first layer never align. `theory-kstar` keeps the experiment and swaps the theory for
@@ -753,41 +864,44 @@ claims.report()
 #
 # | | paper {cite:p}`chen2025neural` and prior work | this chapter |
 # |---|---|---|
-# | Raw labels, $\mathrm{He}_3$ | online SGD needs $d^{k^\star-1} = d^2$ {cite:p}`benarous2021online` | slowest at every $d$ of experiment 1; fitted slope printed above |
-# | Smoothing, $\mathrm{He}_3$ | $d^{k^\star/2} = d^{3/2}$ with $\lambda = d^{1/4}$ {cite:p}`damian2023smoothing` | between raw and transformed at every $d$ of experiment 1; exponent on $d \ge$ 256 printed, not separated from raw SGD's there |
-# | Label transformation, $s^\star = 1$ | $\tilde O(d^{s^\star/2} \vee d) = \tilde O(d)$ | fastest at every $d$ of experiment 1; exponent on $d \ge$ 256 in the claims table |
-# | Binary link, $s^\star = 3$ | $\tilde O(d^{s^\star/2}) = \tilde O(d^{3/2})$, smoothing needed | smoothing faster at every $d$ of experiment 1; exponent on $d \ge$ 256 in the claims table |
+# | Raw labels, $\mathrm{He}_3$ | online SGD needs $d^{k^\star-1} = d^2$ {cite:p}`benarous2021online` | slowest of the $\mathrm{He}_3$ methods in experiment 1; fitted slope printed above |
+# | Smoothing, $\mathrm{He}_3$ | $d^{k^\star/2} = d^{3/2}$ with $\lambda = d^{1/4}$ {cite:p}`damian2023smoothing` | fewer samples than raw SGD (claim 1), by a constant factor; the ratio's growth with $d$ is printed but not claimed (its bootstrap bound is near 0), so the rate is not tested on this link |
+# | Label transformation, $s^\star = 1$ | $\tilde O(d^{s^\star/2} \vee d) = \tilde O(d)$ | fewer samples than smoothing (claim 2); exponent on $d \ge$ 256 in the claims table |
+# | Binary link, $s^\star = 3$ | $\tilde O(d^{s^\star/2}) = \tilde O(d^{3/2})$, smoothing needed | the gap to raw SGD grows with $d$ (claim 3); exponent on $d \ge$ 256 in the claims table |
+# | Transformation and smoothing together, $k^\star > s^\star \ge 3$ | $\tilde O(d^{s^\star/2})$ | not run (no such link here) |
 # | Two-layer network | strong alignment, then small test error | test error in the claims table at $n = $ `net_steps_per_d`$\cdot d$ |
 # | Sparse $\theta^\star$ | $\tilde O(k^{s^\star})$ by weight perturbation, SQ bound $\tilde\Omega(k^{s^\star})$ | not run (the perturbation step was not available to us) |
-# | Scale | asymptotic, polylog factors | $64 \le d \le 1024$, target overlap 0.5; `paper` preset to larger $d$ |
+# | Scale | asymptotic, polylog factors | $32 \le d \le 1024$, target overlap 0.7; `paper` preset to larger $d$ |
 #
-# Over $d \le$ 256 the fitted slopes of experiment 1 are far from the asymptotic rates (printed
-# with the fits): the start $d^{-1/2}$ is close to the target, and with $\lambda = d^{1/4} \le 4$
-# the smoothed landscape is far from its limit. The rates separate where they are predicted to,
-# in the ordering at each $d$, and the exponents of the theorem, $d^{s^\star/2} \vee d$ for
-# $s^\star = 1$ and $3$, appear once $d \ge$ 256 (experiment 2). Two rates of the prior work are
-# not tested as exponents. Raw SGD's $d^{k^\star - 1}$: at $d \le$ 256 its slope is shifted,
-# and beyond it costs more than the default's budget. Smoothing on $\mathrm{He}_3$, whose
-# exponent over `dims_large` is printed above: run with the control `no-smoothing`, raw SGD
-# with its best step gives a slope close to it over the same $d$, so on this link the exponent
-# does not separate $d^{3/2}$ from $d^2$ at $d \le$ 1024; the separation shows only in the
-# ratio of claim 1. On the binary link, whose labels carry less signal per sample, raw SGD
-# exceeds the $d^{3/2}$ budget at every $d$ of experiment 2, and claim 5 separates the rates.
+# Over $d \le$ 256 several fitted slopes of experiment 1 are off the asymptotic rates (printed
+# with the fits; those of the binary link are the closest): the start $d^{-1/2}$ is close to the target, and with $\lambda = d^{1/4} \le 4$
+# the smoothed landscape is far from its limit. The exponents of the theorem,
+# $d^{s^\star/2} \vee d$ for $s^\star = 1$ and $3$, appear once $d \ge$ 256 (experiment 2).
+# On the binary link the smoothing changes the rate: the gap to raw SGD grows with $d$ over
+# experiment 1 (claim 3, slope {glue:}`sige_gap_binary` against the theory's $1/2$), and with the
+# control `no-smoothing`, which gives raw SGD a $d^2$ budget in experiment 2, raw SGD's exponent
+# over the same $d$ falls outside the window of claim 5. On $\mathrm{He}_3$ the advantage of
+# smoothing is a constant factor over $d \le$ 256 (slope {glue:}`sige_gap_he3`), and under
+# `no-smoothing` raw SGD's exponent over `dims_large` comes close to the smoothed one: the
+# $d^{3/2}$ rate of {cite:t}`damian2023smoothing` is not reproduced on this link at these $d$.
+# Raw SGD's own $d^{k^\star - 1}$ is not tested as an exponent: at $d \le$ 256 its slope is
+# shifted, and beyond it costs more than the default's budget.
 #
 # Over seeds 0–9 (`seeds.csv`) the transformed-label exponent is {seeds}`4` and the smoothed
-# exponent on the binary link {seeds}`5`; the three orderings held on {seeds}`1:held`,
-# {seeds}`2:held` and {seeds}`3:held` seeds, with smallest ratios {seeds}`1`, {seeds}`2` and
-# {seeds}`3`.
+# exponent on the binary link {seeds}`5` (mean ± sd); the binary gap's slope is {seeds}`3`,
+# above 0 at the bootstrap bound on {seeds}`3:held` seeds. The two orderings on
+# $\mathrm{He}_3$ held on {seeds}`1:held` and {seeds}`2:held` seeds, with mean ratios
+# {seeds}`1` and {seeds}`2`; the best step was inside the grid on {seeds}`7:held` seeds.
 #
 # ## Try it
 #
-# * Set `step_grid = [1.0]`: every method runs only at its reference step. The sample counts,
-#   and with them the fitted slopes, then depend on the reference constants (`step_raw`,
-#   `step_smooth`, `step_linear`), which is what the grid removes.
+# * Set `step_grid = [2.5, 6.25, 15.6]`: the grid no longer brackets the best step of most
+#   methods, the sample counts then depend on the reference constants (`step_raw`,
+#   `step_smooth`, `step_linear`), which is what the grid removes, and claim 7 fails.
 # * Set `net_steps_per_d = 5`: stage 1 stops long before the neurons align and the network's
 #   test error comes close to that of the random first layer.
 # * Set `horizon_large = 2.0`: the large-$d$ runs stop before the target and the exponent claims
 #   fail; the cap is a budget, not a tuned quantity.
-# * Set `dims = [32, 64, 128]`: the fitted slopes of experiment 1 change with the range of $d$
-#   (the start $d^{-1/2}$ is closer still to the target); the ordering at each $d$ is what
-#   to compare.
+# * Set `dims = [64, 128, 256]`: over a shorter range of $d$ the slope of claim 3 is less
+#   precise (raw SGD's sample counts are the most spread), and its bootstrap bound can fall
+#   below 0 although the slope itself hardly changes.
