@@ -891,7 +891,10 @@ claims.report()
 # exponent on the binary link {seeds}`5` (mean ± sd); the binary gap's slope is {seeds}`3`,
 # above 0 at the bootstrap bound on {seeds}`3:held` seeds. The two orderings on
 # $\mathrm{He}_3$ held on {seeds}`1:held` and {seeds}`2:held` seeds, with mean ratios
-# {seeds}`1` and {seeds}`2`; the best step was inside the grid on {seeds}`7:held` seeds.
+# {seeds}`1` and {seeds}`2`; the best step was inside the grid on {seeds}`7:held` seeds. The `paper`
+# preset (experiment 1 to $d = 512$, experiment 2 to $d = 2048$, 128 neurons per cell;
+# {paper-preset}`runtime`) gives the binary gap's slope {paper-preset}`3`, the transformed
+# exponent {paper-preset}`4` and the smoothed binary exponent {paper-preset}`5`.
 #
 # ## Try it
 #
