@@ -36,6 +36,50 @@ def test_parse_overrides_reads_yaml_values():
         book_tools.parse_overrides(["oops"])
 
 
+def test_a_paper_preset_whose_claims_fail_is_recorded_and_still_fails(
+    tmp_path, monkeypatch
+):
+    import json
+
+    import nbformat
+    import papermill
+
+    slug = "failing-chapter"
+    folder = tmp_path / slug
+    folder.mkdir()
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    parameters = nbformat.v4.new_code_cell("seed = 0")
+    parameters.metadata["tags"] = ["parameters"]
+    claims = nbformat.v4.new_code_cell(
+        textwrap.dedent("""
+        from IPython.display import display
+        from lib.claims import METADATA_KEY, ClaimsFailed
+        row = {"claim": "c", "measured": "1", "value": 1.0, "holds": False}
+        record = {"claims": [dict(row, expected=True)]}
+        display({"text/plain": "table"}, raw=True, metadata={METADATA_KEY: record})
+        raise ClaimsFailed("claims that do not hold: c")
+        """)
+    )
+    nb.cells = [parameters, claims]
+    nbformat.write(nb, folder / f"{slug}.ipynb")
+    (folder / "paper.yaml").write_text("seed: 1\n")
+    monkeypatch.setattr(book_tools, "BOOK", tmp_path)
+    monkeypatch.setattr(book_tools, "RUNS", tmp_path / "runs")
+    with pytest.raises(SystemExit):  # refused before running, not after
+        book_tools.run(slug, preset="paper", overrides={"seed": 2}, record=True)
+    assert not (tmp_path / "runs").exists()
+    with pytest.raises(papermill.PapermillExecutionError, match="ClaimsFailed"):
+        book_tools.run(slug, preset="paper", record=True, progress=False)
+    data = json.loads((folder / "paper-run.json").read_text())
+    assert data["claims_as_recorded"] == "0/1"
+    assert data["claims"][0]["holds"] is False and data["runtime_s"] > 0
+
+
 MD = """---
 kernelspec:
   display_name: Python 3
