@@ -362,7 +362,7 @@ torch.set_default_dtype(torch.float64)
 # replicate draws its own split into training, validation and test images and replaces a share
 # `label_noise` of the labels in every split by a uniformly random digit; the test images keep
 # their clean labels too. A network that memorises its training labels also memorises the wrong
-# ones, which is the overfitting a prior can resist.
+# ones, and the clean test labels measure what that costs.
 
 # %%
 digits, digit_labels = load_digits(return_X_y=True)
@@ -612,6 +612,13 @@ def block(*names):
     return slice(first, first + len(names) * len(betas))
 
 
+def vib_divergence(mean, var, m, s2, offset=None):
+    """VIB's KL to N(0, I); under `vib-offset`, GM's lossy form of it (offset o)."""
+    if offset is None:
+        return kl_gauss(mean, var, m, s2)
+    return lossy(kl_gauss, mean, var, m, s2, offset)
+
+
 def regularisation_weights():
     beta = torch.tensor(method_beta, device=device)[None, :]
     zeroed = {
@@ -632,6 +639,8 @@ def train(rng):
     gate_passes = torch.zeros((), device=device)
     with torch.no_grad():
         prior = init_prior(encode(net, x_train)[0], y_train, rng)
+    if control == "gm-standard-prior":  # every component N(0, I), never updated
+        prior = (prior[0], torch.zeros_like(prior[1]), torch.ones_like(prior[2]))
     initial_prior = prior
     optimiser = torch.optim.Adam(net, lr=learning_rate, betas=(0.5, 0.999), fused=True)
     schedule = torch.optim.lr_scheduler.ExponentialLR(optimiser, gamma=lr_decay)
@@ -659,10 +668,11 @@ def train(rng):
             d_gm = lossy(component_divergence, mu_gm, var_gm, m, s2, lossy_offset)
             score = mixture_scores(torch.log(own_class(weights[:, gm_both], y)), d_gm)
             unit = torch.ones_like(var[:, vib])
+            offset = lossy_offset if control == "vib-offset" else None
             regulariser = torch.cat(
                 [
                     torch.zeros_like(mean[:, block("none"), :, 0]),
-                    kl_gauss(mean[:, vib], var[:, vib], 0 * unit, unit),
+                    vib_divergence(mean[:, vib], var[:, vib], 0 * unit, unit, offset),
                     torch.gather(d_cd, -1, nearest)[..., 0],  # CDVIB: nearest centre
                     -torch.logsumexp(score, -1),  # GM and GM-frozen: lossy D_var
                 ],
@@ -680,7 +690,7 @@ def train(rng):
                 targets = batch_targets(mean[:, gm], var[:, gm], y, attention)
                 gate_passes += (targets[0].sum(-1) > gate).double().mean()
                 new_gm = gm_update([p[:, gm] for p in prior], *targets)
-                if control == "prior-frozen":
+                if control in ("prior-frozen", "gm-standard-prior"):
                     new_gm = [p[:, gm] for p in prior]
                 prior = tuple(p.clone() for p in prior)  # GM-frozen keeps its own
                 for p, c, g in zip(prior, new_cd, new_gm):
@@ -831,6 +841,14 @@ if abs(m) > 2 * se:
     frozen_verdict = "behind" if m > 0 else "ahead of"
 print(f"GM-frozen ends {frozen_verdict} GM (paired mean ± 2 s.e.)")
 glue("frozen_verdict", frozen_verdict, display=False)
+at_edge = [name for name in ("VIB", "CDVIB") if method_beta[tuned[name]] == betas[0]]
+rivals_at_edge = {
+    0: "neither rival is",
+    1: f"{at_edge[0] if at_edge else ''} is",
+    2: "both rivals are",
+}[len(at_edge)] + f" tuned at the grid's smallest beta, {betas[0]:g}"
+print(rivals_at_edge)
+glue("rivals_at_edge", rivals_at_edge.replace("beta", "β"), display=False)
 for name, g in list(tuned.items())[1:]:
     glue(f"beta_{name}", f"{method_beta[g]:g}", display=False)
     lift_g = (clean_acc[:, g] - clean_none).mean()
@@ -985,7 +1003,7 @@ for label, d in (
 # agree to $10^{-10}$ (float64). The accuracy comparisons are paired over the `n_replicates`
 # replicates, with the standard error of the paired difference measured across them: "above"
 # means mean $-$ 2 s.e. $> 0$, "below" mean $+$ 2 s.e. $< 0$. This holds for the comparison
-# of GM with its two rivals too: their gains are about a point of accuracy, and the shared
+# of GM with its two rivals too: their gains are small (printed above), and the shared
 # initial weights and {glue:}`n_reps` replicates make the paired standard error a fraction of
 # that. The bound is checked as a bound: its smallest value over all trained networks is
 # compared with 1, the largest possible gap of the 0-1 loss.
@@ -1041,7 +1059,7 @@ claims.add(
     "CDVIB's (min over rivals of the paired gain's mean − 2 s.e.; its mean in "
     "brackets)",
     f"{gm_low:+.3f} ({gm_mean:+.3f})",
-    "GM above VIB and CDVIB (Abstract)",
+    "GM above VIB and CDVIB",
     gm_low > 0,
     value=gm_low,
 )
@@ -1050,7 +1068,7 @@ claims.add(
     "(tuned β) is lower under the learned prior than under its initial one (paired "
     "mean + 2 s.e.)",
     upper(learned),
-    "data-dependent GM prior learned jointly with the encoder",
+    "- (an implementation check: EM lowers its own objective)",
     upper(learned) < 0,
     fmt="{:+.1f}",
 )
@@ -1091,7 +1109,7 @@ claims.report()
 # | Sweep | 11 values of $\beta$ in $[10^{-5}, 1]$, 5 runs | 7 values in $[10^{-4}, 1]$, {glue:}`n_reps` replicates, $\beta$ tuned on validation; the unregularised network trained 7 times, its best copy on validation kept | time |
 # | GM regulariser | $25 \times$ (product + lossy variational) / 2 | lossy variational {eq}`eq-mdl-lossy` | the form the bound derives |
 # | Regularisation helps | the premise of the comparison | GM at its tuned $\beta$ above the best unregularised copy, {glue:}`lift_GM` (claim 3; seeds: {seeds}`3`) | |
-# | GM vs VIB, CDVIB at tuned $\beta$ | GM higher (exact numbers not in our notes) | GM − VIB {glue:}`gain_VIB`, GM − CDVIB {glue:}`gain_CDVIB` (claim 4; seeds: {seeds}`4`; paper preset: {paper-preset}`4`) | a point of accuracy, at 32 epochs; not at the preset's 200 |
+# | GM vs VIB, CDVIB at tuned $\beta$ | GM higher (exact numbers not in our notes) | GM − VIB {glue:}`gain_VIB`, GM − CDVIB {glue:}`gain_CDVIB` (claim 4; seeds: {seeds}`4`; paper preset: {paper-preset}`4`) | VIB and CDVIB pay the full $-\log\sigma^2$ (`vib-offset`); not at the preset's 200 epochs |
 # | Learned vs frozen prior | the prior is learned jointly with the encoder | GM − GM-frozen {glue:}`gain_GM_frozen` at tuned $\beta$ (printed, not a claim) | no setting found where learning matters |
 # | MDL term vs gap | bounds reflect the encoder's simplicity | Spearman ρ {glue:}`rho`, KL to $\mathcal N(0, I)$ {glue:}`rho_kl` (printed, not a claim) | any complexity measure orders the gaps here |
 # | Bound value | non-vacuous (per our notes) | smallest $2\sqrt{\text{term}}$ {glue:}`bound_min`: vacuous | simple bound form, our estimator |
@@ -1099,8 +1117,8 @@ claims.report()
 # The regime matters more than any setting. With 30% of the labels replaced, the unregularised
 # network still fits its training labels
 # (training accuracy {glue:}`train_none` on the noisy labels) and pays for the wrong ones on
-# the test set (clean accuracy {glue:}`acc_none`). A regulariser that pulls each class's
-# latents towards a few centres can be worth a point of clean accuracy there: at their tuned
+# the test set (clean accuracy {glue:}`acc_none`). A regulariser can still gain clean
+# accuracy there: at their tuned
 # $\beta$ the three regularisers change the clean test accuracy by {glue:}`lift_VIB` (VIB,
 # $\beta =$ {glue:}`beta_VIB`), {glue:}`lift_CDVIB` (CDVIB, $\beta =$ {glue:}`beta_CDVIB`) and
 # {glue:}`lift_GM` (GM, $\beta =$ {glue:}`beta_GM`). Each is measured against the
@@ -1108,7 +1126,7 @@ claims.report()
 # the best of several trained networks gives no method a head start: with every $\beta$ set to
 # zero (`regularisers-zeroed`) GM's tuned column is one more unregularised network, and claim 3
 # fails. The paper's ordering (GM above both class-independent VIB and hard-assignment CDVIB)
-# is what claim 4 tests. The gains are small, about a point of accuracy, within the few points
+# is what claim 4 tests. The gains are small ({glue:}`lift_GM` for GM), within the few points
 # the official plotting range suggests; the paired design (shared splits, labels, initial
 # weights and data order) and {glue:}`n_reps` replicates are what make them measurable. Over
 # seeds 0–9 claim 3 held on {seeds}`3:held` seeds (its lower bound {seeds}`3`) and claim 4 on
@@ -1122,21 +1140,26 @@ claims.report()
 # The controls and the fifth arm show what carries the ordering. With the mixture prior's
 # regulariser zeroed (`prior-zeroed`) both GM arms fall back to the unregularised network and
 # claims 3 and 4 fail. The prior does learn: its lossy $D_{\mathrm{var}}$ on the training latents
-# falls below that under its initial table (claim 5; `prior-frozen` flips it), with the means
+# falls below that under its initial table (claim 5, an implementation check: EM lowers its own
+# objective, and only a prior that is never updated fails it), with the means
 # {glue:}`cover_mean` and the variances {glue:}`cover_var` of the way to their targets after
 # {glue:}`gate_passes` updates in {glue:}`n_steps` steps. But learning is not what helps
 # accuracy: GM-frozen, the same regulariser against a prior that stays at its initialisation,
 # ends {glue:}`frozen_verdict` GM at their tuned $\beta$ (GM − GM-frozen {glue:}`gain_GM_frozen`,
-# judged at two standard errors), and it beats VIB and CDVIB as GM does. What helps here is the
-# lossy form itself: its means part is a gentle quadratic pull, $\lVert\mu - m_j\rVert^2 / 2L$,
-# towards a few centres per class, and its variances part, offset by $o$, barely penalises a
-# small encoder variance, where VIB and CDVIB pay the full $-\log\sigma^2$. The paper credits the
-# *learned*, data-dependent prior; we found no setting in which the learned prior beat the frozen
-# one, so the comparison is printed rather than claimed. The paper column of claim 4 is the
-# abstract's ordering of methods, which holds; the abstract's reason for it is not what this
-# experiment shows. Nor is it the divergence the bound derives: with the official code's product
-# approximation in place of the variational bound (`product-approx`) claims 3 and 4 still hold on
-# this seed (the controls table), so either form of the mixture regulariser gives the gain.
+# judged at two standard errors). Nor are the centres or the classes: with every component of
+# every class replaced by a fixed $\mathcal N(0, I)$ (`gm-standard-prior`) claims 3 and 4 still
+# hold (the controls table). What helps is the lossy form itself: its means part is a gentle
+# quadratic pull, $\lVert\mu - m_j\rVert^2 / 2L$, and its variances part, offset by $o$, barely
+# penalises a small encoder variance, where VIB and CDVIB pay the full $-\log\sigma^2$. That
+# penalty is what claim 4 measures. On this seed {glue:}`rivals_at_edge`, where a regulariser
+# barely changes the network, so the rivals are in effect unregularised; given GM's offset
+# (`vib-offset`), VIB is no longer below GM and claim 4 fails (the controls table). The paper credits the *learned*, data-dependent prior; we found no
+# setting in which the learned prior beat the frozen one, so that comparison is printed rather
+# than claimed. The paper column of claim 4 is the abstract's ordering of methods, which holds
+# against the standard VIB and CDVIB; the abstract's reason for it is not what this experiment
+# shows. Nor is it the divergence the bound derives: with the official code's product
+# approximation in place of the variational bound (`product-approx`) claims 3 and 4 still hold
+# on this seed (the controls table), so either form of the mixture regulariser gives the gain.
 #
 # The empirical MDL term follows the gap closely across the settings
 # ({numref}`fig-mdl-representation-generalization-mdl`; Spearman ρ {glue:}`rho`): as $\beta$
