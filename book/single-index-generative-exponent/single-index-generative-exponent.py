@@ -219,8 +219,9 @@ dims = [32, 64, 128, 256]  # experiment 1: every method
 dims_large = [256, 512, 1024]  # experiment 2: the fast methods at larger d
 n_replicates = 64  # independent neurons (runs) per method, d and step
 n_replicates_binary = 96  # the same for the binary link in experiment 1
+n_replicates_large_binary = 128  # the same for the binary link in experiment 2
 target_overlap = 0.7  # a run's sample count: first step its overlap m reaches this
-step_grid = [0.16, 0.4, 1.0, 2.5, 6.25, 15.6]  # multiples of each method's ref. step
+step_grid = [0.16, 0.4, 1.0, 2.5, 6.25, 15.625]  # geometric; x each method's ref.
 step_raw = 0.5  # He3 activation: reference step step_raw * d^-1.5
 step_smooth = 0.2  # smoothed He3: reference step (s^3 eta) step_smooth * d^-1.25
 step_linear = 1.0  # He1 activation (transformed labels): reference step step_linear / d
@@ -258,15 +259,18 @@ lib.check_int_list(
 )
 lib.check_int("n_replicates", n_replicates, low=8, high=4096)
 lib.check_int("n_replicates_binary", n_replicates_binary, low=8, high=4096)
+lib.check_int("n_replicates_large_binary", n_replicates_large_binary, low=8, high=4096)
 lib.check_float("target_overlap", target_overlap, low=0.2, high=0.8)
 if not (
     isinstance(step_grid, list)
     and len(step_grid) >= 3
     and all(isinstance(f, (int, float)) and f > 0 for f in step_grid)
     and all(a < b for a, b in zip(step_grid, step_grid[1:]))
+    and np.ptp(np.diff(np.log(step_grid))) < 0.01
 ):
     raise ValueError(
-        "parameter `step_grid`: an increasing list of at least 3 positive numbers"
+        "parameter `step_grid`: an increasing geometric list of at least 3 positive "
+        "numbers (a constant ratio between neighbours)"
     )
 lib.check_float("step_raw", step_raw, low=0.0, high=1.0, low_open=True)
 lib.check_float("step_smooth", step_smooth, low=0.0, high=1.0, low_open=True)
@@ -324,9 +328,15 @@ def link_labels(link, z):
 
 
 def transform(kind, y):
-    if kind == "-sign" and control != "no-transform":
-        return -np.sign(y)
-    return y
+    return -np.sign(y) if kind == "-sign" else y
+
+
+def method_spec(method):
+    """METHODS[method] as the control leaves it."""
+    link, kind, activation, alpha = METHODS[method]
+    if control == "no-transform" and kind == "-sign":
+        return link, "identity", "smoothed He3", 1.25  # raw labels, best activation
+    return link, kind, activation, alpha
 
 
 def smoothing_radius2(d):
@@ -360,10 +370,12 @@ def theory_exponent(method):
 
 
 def reference_step(method, d):
-    activation, alpha = METHODS[method][2], METHODS[method][3]
-    if activation == "smoothed He3" and control == "no-smoothing":
-        activation, alpha = "He3", 1.5  # lambda = 0 is raw SGD: raw SGD's steps
+    _, _, activation, alpha = method_spec(method)
     return REF_STEP[activation] * d**-alpha
+
+
+GRID = [f / 16 for f in step_grid] if control == "small-steps" else list(step_grid)
+GRID_RATIO = step_grid[1] / step_grid[0]  # the grid's spacing
 
 
 # %% [markdown]
@@ -381,9 +393,10 @@ def overlap_chains(cells, cap, n_rep, chunk=500):
     cell_of = np.repeat(np.arange(len(cells)), n_rep)
     d = np.array([c[1] for c in cells], float)[cell_of]
     eta = np.array([c[2] for c in cells])[cell_of]
-    abc = np.array([activation_abc(METHODS[c[0]][2], c[1]) for c in cells])[cell_of]
-    link = np.array([METHODS[c[0]][0] for c in cells])[cell_of]
-    kind = np.array([METHODS[c[0]][1] for c in cells])[cell_of]
+    spec = [method_spec(c[0]) for c in cells]
+    abc = np.array([activation_abc(s[2], c[1]) for s, c in zip(spec, cells)])[cell_of]
+    link = np.array([s[0] for s in spec])[cell_of]
+    kind = np.array([s[1] for s in spec])[cell_of]
     group = np.array([hash(c[:2]) for c in cells])[cell_of]  # (method, d)
     limit = np.array([cap(c[1]) for c in cells])[cell_of]
     m = d**-0.5
@@ -449,15 +462,12 @@ def overlap_chains(cells, cap, n_rep, chunk=500):
 # experiment 2 prints how many there were.
 
 # %%
-GRID = [f / 16 for f in step_grid] if control == "small-steps" else list(step_grid)
-
-
 def run_experiment(methods, dim_list, cap, n_rep):
     cells = [
-        (mth, d, f * reference_step(mth, d))
+        (mth, d, eta)
         for mth in methods
         for d in dim_list
-        for f in GRID
+        for eta in (f * reference_step(mth, d) for f in GRID)
     ]
     hits = overlap_chains(cells, cap, n_rep)
     return hits.reshape(len(methods), len(dim_list), len(GRID), n_rep)
@@ -527,7 +537,7 @@ print(f"samples to reach overlap {target_overlap:g} (median over runs, best step
 print("method           " + "".join(f"  d = {d:<6d}" for d in dims))
 for k, name in enumerate(names):
     print(f"{name:16s} " + "".join(f"{v:11.0f}" for v in n1[k]))
-print("best step as a multiple of the reference (grid " + f"{GRID}):")
+print(f"best step as a multiple of the method's reference step (grid {GRID}):")
 for k, name in enumerate(names):
     print(f"{name:16s} " + "".join(f"{GRID[j]:11g}" for j in best1[k]))
 exp1 = slope(dims, n1)
@@ -537,31 +547,39 @@ for k, name in enumerate(names):
     print(f"{name:16s} fitted exponent {exp1[k]:.2f} (95 % interval {lo:.2f}-{hi:.2f})")
 
 # %% [markdown]
-# **The gap between raw SGD and smoothing.** A rate is a statement about how the sample count
-# grows with $d$, so the test of smoothing is the growth of the ratio $n_{\text{raw}} /
+# **The gaps between the methods.** A rate is a statement about how the sample count grows
+# with $d$, so the test of smoothing is the growth of the ratio $n_{\text{raw}} /
 # n_{\text{smoothed}}$: $d^{k^\star - 1} / d^{k^\star/2} = d^{1/2}$ for $k^\star = 3$, a slope
 # of $1/2$ of $\log$ ratio on $\log d$. A smoothing that helps only by a constant factor gives
-# slope 0.
+# slope 0. The same holds for the label transformation against smoothing on $\mathrm{He}_3$:
+# $d^{3/2} / d = d^{1/2}$, slope $1/2$.
 
 # %%
 index = {name: k for k, name in enumerate(names)}
+GAPS = {  # key: (slower method, faster method)
+    "He3": ("raw He3", "smoothed He3"),
+    "binary": ("raw binary", "smoothed binary"),
+    "transform": ("smoothed He3", "transformed He3"),
+}
 gap = {}
-print("ratio raw / smoothed" + "".join(f"  d = {d:<6d}" for d in dims))
-for link in ("He3", "binary"):
-    raw, smooth = index[f"raw {link}"], index[f"smoothed {link}"]
+print("ratio slower / faster  " + "".join(f"  d = {d:<6d}" for d in dims))
+for key, (slow, fast) in GAPS.items():
     with np.errstate(invalid="ignore", divide="ignore"):
-        ratio_boot = boot1[:, raw] / boot1[:, smooth]
-    gap[link] = {
-        "ratio": n1[raw] / n1[smooth],
-        "slope": slope(dims, n1[raw] / n1[smooth]),
+        ratio_boot = boot1[:, index[slow]] / boot1[:, index[fast]]
+    ratio = n1[index[slow]] / n1[index[fast]]
+    gap[key] = {
+        "ratio": ratio,
+        "slope": slope(dims, ratio),
         "interval": interval(slope(dims, ratio_boot)),
     }
-    print(f"{link:20s}" + "".join(f"{v:11.2f}" for v in gap[link]["ratio"]))
-for link in ("He3", "binary"):
-    lo, hi = gap[link]["interval"]
+    label = f"{slow.split()[0]} / {fast.split()[0]}"
+    print(f"{label:23s}" + "".join(f"{v:11.2f}" for v in ratio))
+for key, (slow, fast) in GAPS.items():
+    lo, hi = gap[key]["interval"]
+    inside = "inside" if lo <= 0.5 <= hi else "outside"
     print(
-        f"{link:6s} slope of log ratio on log d: {gap[link]['slope']:.2f} "
-        f"(95 % interval {lo:.2f}-{hi:.2f}; theory 0.5)"
+        f"{slow} / {fast}: slope of log ratio on log d {gap[key]['slope']:.2f} "
+        f"(95 % interval {lo:.2f}-{hi:.2f}; theory 0.5, {inside})"
     )
 glue("sige_gap_he3", f"{gap['He3']['slope']:.2f}", display=False)
 glue("sige_gap_binary", f"{gap['binary']['slope']:.2f}", display=False)
@@ -599,7 +617,8 @@ lib.show(fig)
 # finite-size shift: the start $d^{-1/2}$ is close to the target, and the smoothing radius
 # $\lambda = d^{1/4}$ is at most 4. Raw SGD is too slow to go much further in a minute of CPU,
 # but the smoothed and the transformed methods are not: the same analysis over `dims_large`,
-# each run capped at `horizon_large` $\cdot d^{3/2}$ samples.
+# each run capped at `horizon_large` $\cdot d^{3/2}$ samples, with `n_replicates_large_binary`
+# neurons per cell on the binary link.
 
 # %%
 clock, cpu = time.perf_counter(), time.process_time()
@@ -612,9 +631,12 @@ def cap_large(d):
     return horizon_large * d**1.5
 
 
-hits2 = run_experiment(smoothed, dims_large, cap_large, n_replicates)
-n2, best2 = needed(hits2)
-boot2 = bootstrap_needed(hits2)
+hits2 = [  # the binary link with more runs, as in experiment 1
+    run_experiment(smoothed[:2], dims_large, cap_large, n_replicates),
+    run_experiment(smoothed[2:], dims_large, cap_large, n_replicates_large_binary),
+]
+n2, best2 = (np.concatenate(a) for a in zip(*(needed(h) for h in hits2)))
+boot2 = np.concatenate([bootstrap_needed(h) for h in hits2], axis=1)
 exp2 = slope(dims_large, n2)
 exp2_boot = slope(dims_large, boot2)
 print(
@@ -672,17 +694,22 @@ lib.show(fig)
 
 # %%
 def train_network(d, n_steps, eta, width, anneal_after, chunk=1000):
-    """Stage 1: neurons on the sphere, shared samples, step eta then eta * t0 / t."""
+    """Stage 1: neurons on the sphere, shared samples, step eta then eta * t0 / t,
+    the labels and activation of the transformed method (as the control leaves it)."""
+    _, kind, activation, _ = method_spec("transformed He3")
+    a, b, c = activation_abc(activation, d)
     w = rng.standard_normal((width, d))
     w /= np.linalg.norm(w, axis=1, keepdims=True)
     for start in range(0, n_steps, chunk):
         block = rng.standard_normal((min(chunk, n_steps - start), d))
-        labels = transform("-sign", he3(block[:, 0]))
+        labels = transform(kind, he3(block[:, 0]))
+        norm2 = (block * block).sum(axis=1)
         for i, x in enumerate(block):
             t = start + i + 1
             eta_t = eta * min(1.0, anneal_after / t)
             u = w @ x
-            grad = labels[i] * (x[None, :] - u[:, None] * w)
+            g = labels[i] * ((a - b) * u * u + b * norm2[i] + c)  # rho^2 = |x|^2 - u^2
+            grad = g[:, None] * (x[None, :] - u[:, None] * w)
             w += eta_t * grad
             w /= np.linalg.norm(w, axis=1, keepdims=True)
     return w
@@ -707,7 +734,10 @@ def ridge_test_error(w, n_train, n_test, penalty):
 clock, cpu = time.perf_counter(), time.process_time()
 n_stage1 = net_steps_per_d * net_dim
 anneal = int(2 / 0.88 * net_dim / step_linear)  # then eta_t = (2 / 0.88) / t
-w_net = train_network(net_dim, n_stage1, step_linear / net_dim, net_width, anneal)
+if control == "no-transform":  # raw labels escape slowly: decay after half of stage 1
+    anneal = n_stage1 // 2
+eta_net = reference_step("transformed He3", net_dim)
+w_net = train_network(net_dim, n_stage1, eta_net, net_width, anneal)
 overlap_net = np.abs(w_net[:, 0])
 err_trained = ridge_test_error(w_net, net_ridge_samples, 20000, net_ridge_penalty)
 w_random = rng.standard_normal((net_width, net_dim))
@@ -734,71 +764,82 @@ glue("sige_runs_binary", n_replicates_binary, display=False)
 # The same network with its first layer left at the random start reaches a normalised error of
 # {glue:}`sige_err_random` here, against {glue:}`sige_err_trained` after stage 1: with
 # `net_width` random ReLU features a cubic in one hidden direction is out of reach. We do not
-# record this as a claim: nothing in this setting (more ridge samples, more random features)
-# moves it, so it could not fail, and it is not the paper's statement, which compares sample
-# counts, not fixed-width models.
+# record this as a claim: it is not the paper's statement, which compares sample counts, not
+# fixed-width models.
 #
 # ## What we reproduced
 #
 # The paper's rates are asymptotic and hide logarithms. Over $d \le$ 256 (experiment 1) the
 # fitted slopes are shifted (printed with the fits), so experiment 1 is judged on what can be
-# seen there. On the binary link, the paper's regime, the claim is the rate: the ratio
-# $n_{\text{raw}} / n_{\text{smoothed}}$ must grow with $d$ (claim 3). On $\mathrm{He}_3$ that
-# ratio grows far less regularly (slope {glue:}`sige_gap_he3` in this run, interval printed
-# above), so claim 1 is only the *ordering*: smoothing needs fewer samples, by a constant
-# factor averaged over $d$, which does not test the $d^{3/2}$ rate; claim 2 is the ordering of
-# smoothing and the transformation. Experiment 2 tests the exponents themselves, where $d$ is large enough.
+# seen there: the growth with $d$ of the ratio of two methods' sample counts, whose shifts
+# partly cancel. On the binary link, the paper's regime, the ratio raw / smoothed must grow
+# (claim 3); on $\mathrm{He}_3$ the ratio smoothed / transformed must grow (claim 2). On
+# $\mathrm{He}_3$ the ratio raw / smoothed grows far less regularly (slope
+# {glue:}`sige_gap_he3` in this run, interval printed above), so claim 1 is only the
+# *ordering*: smoothing needs fewer samples, by more than the step grid can fake, which does
+# not test the $d^{3/2}$ rate. Experiment 2 tests the exponents themselves, where $d$ is large
+# enough.
 #
-# Every check uses the bootstrap over replicates, with these tolerances. An ordering holds if
-# the 2.5 % bound of the ratio of sample counts (its geometric mean over $d$) is above 1; a
-# rate of the gap if the 2.5 % bound of its slope is above 0 (no growth). An exponent holds if its 95 % interval
-# lies within $0.25$ of the theory's, half the distance to the neighbouring rates ($1$, $3/2$,
-# $2$). This is wide against the replicate spread: the intervals' half-width is
-# {glue:}`sige_halfwidth` in this run, and between seeds the fitted exponents vary with the sd
-# quoted in the closing note. The margin is there for the finite-size bias of the fits: the
-# start $d^{-1/2}$ is close to the target and the rates hide logarithms, and the transformed
-# exponent sits {glue:}`sige_bias_transformed` from its rate in this run. The network's test error
-# must be below $0.1$ (its variance-normalised MSE; $1$ is predicting the mean, and $1 - m^6$
-# is the floor set by the overlap $m$). The best step of every method and $d$ must lie inside
-# the step grid (claim 7).
+# Every check uses the bootstrap over replicates, and every tolerance follows from a rule,
+# not from the results:
+#
+# * **Claim 1 (an ordering).** The sample count of a method is its best over a grid whose
+#   points are a factor 2.5 apart (the default `step_grid`), and two methods' grids fall
+#   differently on their best steps. Below its best step a method's count grows about like
+#   $1/\eta$ (the drift-limited side), so the grid resolves counts only to about half a
+#   spacing, $\sqrt{2.5}$ = {glue:}`sige_bar`: two methods with the same best count can show a
+#   ratio that large from the grid alone (the control `no-smoothing` is such a pair). The
+#   claim asks that the 2.5 % bound of the ratio (its geometric mean over $d$) exceed it.
+# * **Claims 2 and 3 (rates of a gap).** The 2.5 % bound of the slope of log ratio on
+#   $\log d$ must be above 0, no growth; the claim also prints whether the theory's $1/2$ lies
+#   in the interval, which it does not assert.
+# * **Claims 4 and 5 (exponents).** The 95 % interval must lie within {glue:}`sige_tolerance`
+#   of the theory's exponent: $1 / \overline{\ln d}$ over `dims_large`, the local slope
+#   that one factor $\log d$ adds to a power of $d$ ($d^a \ln d$ has slope $a + 1/\ln d$). The
+#   theorem's $\tilde O$ hides such factors, and the replicate spread is smaller (the
+#   intervals' half-width is {glue:}`sige_halfwidth` in this run), so the tolerance is the
+#   finite-size and logarithmic bias, not the noise. Which of the rates $1$, $3/2$, $2$ is
+#   nearest to the fit is printed beside it, as a verdict, not a check.
+# * **Claim 6.** The network's test error must be below $0.1$ (its variance-normalised MSE;
+#   $1$ is predicting the mean, and $1 - m^6$ is the floor set by the overlap $m$).
+# * **Claim 7.** The best step of every method and $d$ that reached the target lies inside
+#   the step grid.
 
 # %%
 claims = lib.Claims(
     "single-index-generative-exponent", paper="chen2025neural", control=control
 )
-
-
-def mean_ratio(slow, fast):
-    """Geometric mean over the d of exp. 1 of n(slow) / n(fast); its 2.5 % bound."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = np.log(boot1[:, index[slow]] / boot1[:, index[fast]]).mean(axis=-1)
-    mean = np.exp(np.log(n1[index[slow]] / n1[index[fast]]).mean())
-    return mean, float(np.exp(quantile(r, 0.025, -np.inf)))
-
-
-for slow, fast, paper in [
-    ("raw He3", "smoothed He3", "smoothing needs fewer samples than raw SGD"),
-    ("smoothed He3", "transformed He3", "transform: d^(s*/2) v d = d < d^1.5"),
-]:
-    mean, bound = mean_ratio(slow, fast)
-    claims.add(
-        f"He3 link, d = {dims[0]}-{dims[-1]}: {fast.split()[0]} needs fewer samples "
-        f"than {slow.split()[0]} (ratio {slow.split()[0]} / {fast.split()[0]}, "
-        "geometric mean over d, bootstrap 2.5 % bound > 1)",
-        f"{mean:.2f} (bound {bound:.2f})",
-        paper,
-        bool(bound > 1),
-        value=mean,
-    )
-lo, hi = gap["binary"]["interval"]
+bar = float(np.sqrt(GRID_RATIO))  # what the step grid resolves, in samples
+raw, smooth = index["raw He3"], index["smoothed He3"]
+with np.errstate(invalid="ignore", divide="ignore"):
+    log_ratio = np.log(boot1[:, raw] / boot1[:, smooth]).mean(axis=-1)
+mean = float(np.exp(np.log(n1[raw] / n1[smooth]).mean()))
+bound = float(np.exp(quantile(log_ratio, 0.025, -np.inf)))
 claims.add(
-    f"Binary link (s* = 3), d = {dims[0]}-{dims[-1]}: slope of log(n raw / n smoothed) "
-    "on log d, bootstrap 2.5 % bound > 0",
-    f"{gap['binary']['slope']:.2f} [{lo:.2f}, {hi:.2f}]",
-    "s* >= 3: d^(s*-1) / d^(s*/2) = d^0.5",
-    bool(lo > 0),
-    value=gap["binary"]["slope"],
+    f"He3 link, d = {dims[0]}-{dims[-1]}: smoothed needs fewer samples than raw by "
+    "more than the step grid resolves (ratio raw / smoothed, geometric mean over d, "
+    f"bootstrap 2.5 % bound > sqrt({GRID_RATIO:g}) = {bar:.2f})",
+    f"{mean:.2f} (bound {bound:.2f})",
+    "smoothing needs fewer samples than raw SGD",
+    bool(bound > bar),
+    value=mean,
 )
+for key, slow, fast, paper in [
+    ("transform", "smoothed", "transformed", "d^(k*/2) / d^(s*/2 v 1) = d^1.5 / d"),
+    ("binary", "raw", "smoothed", "s* = 3: d^(s*-1) / d^(s*/2) = d^2 / d^1.5"),
+]:
+    lo, hi = gap[key]["interval"]
+    inside = "inside" if lo <= 0.5 <= hi else "outside"
+    link = "He3 link" if key == "transform" else "Binary link (s* = 3)"
+    claims.add(
+        f"{link}, d = {dims[0]}-{dims[-1]}: slope of log(n {slow} / n {fast}) on "
+        "log d, bootstrap 2.5 % bound > 0",
+        f"{gap[key]['slope']:.2f} [{lo:.2f}, {hi:.2f}]; 0.5 {inside}",
+        f"{paper}: the gap grows (theory slope 1/2)",
+        bool(lo > 0),
+        value=gap[key]["slope"],
+    )
+tolerance = 1 / np.log(dims_large).mean()  # one log factor's slope at the mean d
 half_width = []
 for name, paper in [
     ("transformed He3", "label transform: O~(d^(s*/2) v d) = d for s* = 1"),
@@ -806,28 +847,34 @@ for name, paper in [
 ]:
     lo, hi = exp2_ci[name]
     e, th = exp2[smoothed.index(name)], theory_exponent(name)
+    nearest = min((1.0, 1.5, 2.0), key=lambda rate: abs(rate - e))
     half_width.append((hi - lo) / 2)
     claims.add(
         f"{name}, d = {dims_large[0]}-{dims_large[-1]}: fitted exponent's 95 % "
-        "interval within 0.25 of the theory's",
-        f"{e:.2f} [{lo:.2f}, {hi:.2f}] vs {th:g}",
+        f"interval within 1 / mean ln d = {tolerance:.2f} (one log factor) of the "
+        "theory's",
+        f"{e:.2f} [{lo:.2f}, {hi:.2f}] vs {th:g}; nearest rate {nearest:g}",
         paper,
-        bool(th - 0.25 <= lo and hi <= th + 0.25),
+        bool(th - tolerance <= lo and hi <= th + tolerance),
         value=e,
     )
 glue("sige_halfwidth", f"{max(half_width):.2f}", display=False)
-glue("sige_bias_transformed", f"{exp2[0] - 1:+.2f}", display=False)
+glue("sige_tolerance", f"{tolerance:.2f}", display=False)
+glue("sige_bar", f"{bar:.2f}", display=False)
 claims.add(
-    f"Two-layer net at n = {net_steps_per_d} d: normalised test MSE < 0.1",
-    err_trained,
-    "small test error with O~(d^(s*/2) v d) samples",
+    f"Two-layer net, d = {net_dim}, n = {net_steps_per_d} d: normalised test MSE < 0.1",
+    f"{err_trained:.3f} (mean |overlap| {overlap_net.mean():.3f})",
+    "end to end: strong alignment, then small test error, at one d",
     bool(err_trained < 0.1),
-    fmt="{:.3f}",
+    value=err_trained,
 )
-at_edge = sum(int(np.isin(best, [0, len(GRID) - 1]).sum()) for best in (best1, best2))
+at_edge = sum(
+    int((np.isin(best, [0, len(GRID) - 1]) & np.isfinite(n)).sum())
+    for best, n in ((best1, n1), (best2, n2))
+)
 claims.add(
-    "Every method and d of experiments 1 and 2: the best step is inside the step "
-    "grid, not at either end (number at an end)",
+    "Every method and d of experiments 1 and 2 that reached the target: the best step "
+    "is inside the step grid, not at either end (number at an end)",
     at_edge,
     "- (a check of our method: the counts are the method's, not the grid's)",
     at_edge == 0,
@@ -841,21 +888,24 @@ claims.report()
 #
 # Each control is a deliberately wrong variant, run with
 # `make run CHAPTER=single-index-generative-exponent CONTROL=<name>`: the claims cell then names
-# the control and fails if a claim it must flip still holds. `no-smoothing` sets the smoothing
-# radius to zero, so the smoothed methods are raw SGD with raw SGD's steps: the ratio of claim 1
-# falls to about 1 and the gap of claim 3 stops growing. In experiment 2 the control gives them
-# raw SGD's budget of `horizon`$\cdot d^2$ samples, so the exponent of claim 5 becomes raw
-# SGD's on the binary link, measured, not cut off by the cap. `constant-radius` keeps the
-# smoothing but fixes $\lambda^2 = 1$: a smoothing that changes the constant but not the rate.
-# The gap of claim 3 then stops growing, while the constant-factor advantage of claim 1 on
-# $\mathrm{He}_3$ survives, as a change of constant should; in experiment 2 the smoothed binary
-# method then misses the target within its budget at the larger $d$. `small-steps` moves the step grid a factor 16 down, so that it
-# no longer brackets the best step: claim 7 sees the best step at the grid's end.
-# `no-transform` feeds the raw labels to the linear activation, whose population gradient
-# $\mathbb E[\mathrm{He}_3(z)\,z] = 0$ carries no signal: the transformed method and the
-# network's first layer never align. `theory-kstar` keeps the experiment and swaps the theory for
+# the control and fails if a claim it must flip still holds; the table above records which
+# claims each one flipped at seed 0. `no-smoothing` sets the smoothing radius to zero and
+# changes nothing else, the step grid included: the smoothed methods become raw SGD on a grid
+# shifted by $0.4\,d^{1/4}$ against raw SGD's, so whatever ratio claim 1 then sees comes from
+# where the grids fall, which is what its bar is for; the gap of claim 3 no longer grows. In
+# experiment 2 the control gives them raw SGD's budget of `horizon`$\cdot d^2$ samples, so
+# the exponent of claim 5 becomes raw SGD's on the binary link, measured, not cut off by the
+# cap. `constant-radius` keeps the smoothing but fixes $\lambda^2 = 1$, a smoothing that
+# changes the constant but not the rate, and the gap of claim 3 stops growing.
+# `no-transform` takes the label transformation away and gives the raw labels the best
+# activation we have for them, the smoothed $\mathrm{He}_3$: the ratio of claim 2 stops
+# growing, the exponent of claim 4 leaves its window, and the network of claim 6,
+# trained the same way on raw labels (a constant step for half of stage 1, then the decay),
+# does not reach a small error. `theory-kstar` keeps the experiment and swaps the theory for
 # one that ignores the generative exponent, which predicts $d^{k^\star/2} = d^{3/2}$ for the
-# transformed labels too: claim 4 separates the two.
+# transformed labels too: claim 4 separates the two. `small-steps` moves the step grid a
+# factor 16 down, so that it no longer brackets the best step: claim 7 sees the best step at
+# the grid's end.
 #
 # ## How this compares with the paper
 #
@@ -865,11 +915,11 @@ claims.report()
 # | | paper {cite:p}`chen2025neural` and prior work | this chapter |
 # |---|---|---|
 # | Raw labels, $\mathrm{He}_3$ | online SGD needs $d^{k^\star-1} = d^2$ {cite:p}`benarous2021online` | slowest of the $\mathrm{He}_3$ methods in experiment 1; fitted slope printed above |
-# | Smoothing, $\mathrm{He}_3$ | $d^{k^\star/2} = d^{3/2}$ with $\lambda = d^{1/4}$ {cite:p}`damian2023smoothing` | fewer samples than raw SGD (claim 1), by a constant factor; the ratio's growth with $d$ is printed but not claimed (its bootstrap bound is near 0), so the rate is not tested on this link |
-# | Label transformation, $s^\star = 1$ | $\tilde O(d^{s^\star/2} \vee d) = \tilde O(d)$ | fewer samples than smoothing (claim 2); exponent on $d \ge$ 256 in the claims table |
-# | Binary link, $s^\star = 3$ | $\tilde O(d^{s^\star/2}) = \tilde O(d^{3/2})$, smoothing needed | the gap to raw SGD grows with $d$ (claim 3); exponent on $d \ge$ 256 in the claims table |
+# | Smoothing, $\mathrm{He}_3$ | $d^{k^\star/2} = d^{3/2}$ with $\lambda = d^{1/4}$ {cite:p}`damian2023smoothing` | fewer samples than raw SGD, by more than the step grid resolves (claim 1); the ratio's growth with $d$ is printed but not claimed, so the rate is not tested on this link |
+# | Label transformation, $s^\star = 1$ | $\tilde O(d^{s^\star/2} \vee d) = \tilde O(d)$ | the gap to smoothing grows with $d$ (claim 2, theory slope $1/2$); exponent on $d \ge$ 256 within one log factor of $1$ (claim 4) |
+# | Binary link, $s^\star = 3$ | $\tilde O(d^{s^\star/2}) = \tilde O(d^{3/2})$, smoothing needed | the gap to raw SGD grows with $d$ (claim 3, theory slope $1/2$); exponent on $d \ge$ 256 within one log factor of $3/2$ (claim 5) |
 # | Transformation and smoothing together, $k^\star > s^\star \ge 3$ | $\tilde O(d^{s^\star/2})$ | not run (no such link here) |
-# | Two-layer network | strong alignment, then small test error | test error in the claims table at $n = $ `net_steps_per_d`$\cdot d$ |
+# | Two-layer network | strong alignment, then small test error, with $\tilde O(d^{s^\star/2} \vee d)$ samples | alignment and test error at one $d$ (`net_dim`), $n = $ `net_steps_per_d`$\cdot d$ (claim 6); the rate is not tested by the network |
 # | Sparse $\theta^\star$ | $\tilde O(k^{s^\star})$ by weight perturbation, SQ bound $\tilde\Omega(k^{s^\star})$ | not run (the perturbation step was not available to us) |
 # | Scale | asymptotic, polylog factors | $32 \le d \le 1024$, target overlap 0.7; `paper` preset to larger $d$ |
 #
@@ -880,20 +930,25 @@ claims.report()
 # On the binary link the smoothing changes the rate: the gap to raw SGD grows with $d$ over
 # experiment 1 (claim 3, slope {glue:}`sige_gap_binary` against the theory's $1/2$), and with the
 # control `no-smoothing`, which gives raw SGD a $d^2$ budget in experiment 2, claim 5 fails
-# (the controls table). On $\mathrm{He}_3$ the advantage of smoothing is a constant factor over
-# $d \le$ 256 (slope {glue:}`sige_gap_he3`): the gap in rate that {cite:t}`damian2023smoothing`
-# predict is not reproduced on this link at these $d$.
+# (the controls table). On $\mathrm{He}_3$ the growth of raw SGD's ratio to smoothing is not
+# resolved over $d \le$ 256 (slope {glue:}`sige_gap_he3` against $1/2$, its interval printed
+# with experiment 1): the gap in rate that {cite:t}`damian2023smoothing` predict is not
+# reproduced on this link at these $d$, and claim 1 records only that smoothing needs fewer
+# samples.
 # Raw SGD's own $d^{k^\star - 1}$ is not tested as an exponent: at $d \le$ 256 its slope is
 # shifted, and beyond it costs more than the default's budget.
 #
-# Over seeds 0–9 (`seeds.csv`) the transformed-label exponent is {seeds}`4` and the smoothed
-# exponent on the binary link {seeds}`5` (mean ± sd); the binary gap's slope is {seeds}`3`,
-# above 0 at the bootstrap bound on {seeds}`3:held` seeds. The two orderings on
-# $\mathrm{He}_3$ held on {seeds}`1:held` and {seeds}`2:held` seeds, with mean ratios
-# {seeds}`1` and {seeds}`2`; the best step was inside the grid on {seeds}`7:held` seeds. The `paper`
-# preset (experiment 1 to $d = 512$, experiment 2 to $d = 2048$, 128 neurons per cell;
-# {paper-preset}`runtime`) gives the binary gap's slope {paper-preset}`3`, the transformed
-# exponent {paper-preset}`4` and the smoothed binary exponent {paper-preset}`5`.
+# Over seeds 0–9 (`seeds.csv`; mean ± sd, and the number of seeds on which the claim held):
+# smoothing's advantage on $\mathrm{He}_3$ (claim 1) is {seeds}`1` ({seeds}`1:held`), the slope
+# of the transformation's gap (claim 2) {seeds}`2` ({seeds}`2:held`), the slope of the binary
+# gap (claim 3) {seeds}`3` ({seeds}`3:held`), the transformed-label exponent (claim 4)
+# {seeds}`4` ({seeds}`4:held`), the smoothed exponent on the binary link (claim 5) {seeds}`5`
+# ({seeds}`5:held`) and the network's test error (claim 6) {seeds}`6` ({seeds}`6:held`); the
+# best step was inside the grid on {seeds}`7:held` seeds. The `paper` preset (experiment 1 to
+# $d = 512$, experiment 2 to $d = 2048$, 128 neurons per cell; {paper-preset}`runtime`) gives
+# the transformation's gap slope {paper-preset}`2`, the binary gap's slope {paper-preset}`3`,
+# the transformed exponent {paper-preset}`4` and the smoothed binary exponent
+# {paper-preset}`5`.
 #
 # ## Try it
 #
