@@ -281,6 +281,7 @@ def test_controls_command_runs_a_control_on_dask_and_resumes(chapter, tmp_path):
     result = json.loads((tmp_path / slug / f"{name}.json").read_text())
     assert result["status"] == "passed" and result["claims"]
     rows = controls.record_rows(slug, [result])
+    assert all(r["measured"] for r in rows)  # the value each claim printed under it
     assert all(any(controls.flipped(r) for r in rows if r["claim_no"] == k)
                for k in lib.load_controls(slug)[name]["flips"])  # fmt: skip
     again = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=900)
@@ -288,6 +289,33 @@ def test_controls_command_runs_a_control_on_dask_and_resumes(chapter, tmp_path):
     result["declared"] = {**result["declared"], "flips": [1]}
     (tmp_path / slug / f"{name}.json").write_text(json.dumps(result))
     assert controls.done(tmp_path, slug, name, lib.load_controls(slug)[name]) is None
+
+
+def test_a_record_without_measured_values_still_reads(tmp_path):
+    slug = WITH_CONTROLS[0]
+    (tmp_path / slug).mkdir()
+    old = [c for c in controls.CONTROLS_COLUMNS if c != "measured"]
+    with open(tmp_path / slug / controls.CONTROLS_CSV, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=old, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(controls.read_record(slug))
+    assert {r["measured"] for r in controls.read_record(slug, tmp_path)} == {""}
+
+
+def test_the_controls_table_shows_each_flip_with_its_value(monkeypatch):
+    from lib.build import sphinx_claims
+
+    slug = WITH_CONTROLS[0]
+    rows = [
+        {**r, "measured": f"m{r['control']}{r['claim_no']}"}
+        for r in controls.read_record(slug)
+    ]
+    monkeypatch.setattr(sphinx_claims, "read_record", lambda s: rows)
+    table = sphinx_claims.controls_markdown(slug)
+    assert "| # | claim | default | flipped by (value under the control) |" in table
+    for r in rows:
+        shown = f"`{r['control']}` (m{r['control']}{r['claim_no']})" in table
+        assert shown == controls.flipped(r)
 
 
 def test_controls_command_refuses_unknown_names():

@@ -13,7 +13,8 @@ and the same declaration), failures reported by chapter, control and claim.
 
 Results land in ``_build/controls/<slug>/<control>.{ipynb,json}``. With ``--record`` each
 chapter whose controls all ran is written to ``book/<slug>/controls.csv`` (one row per
-control x claim, columns ``CONTROLS_COLUMNS``), which the chapter page and the status pages
+control x claim, columns ``CONTROLS_COLUMNS``, ``measured`` being the claim's printed value
+under the control), which the chapter page and the status pages
 show and the tests check: the record must be current, and every claim must be flipped by
 at least one control (``rule_violations``).
 """
@@ -46,6 +47,7 @@ CONTROLS_COLUMNS = [
     "expected",
     "flips",
     "code_sha1",
+    "measured",
 ]
 SEED = 0
 
@@ -104,6 +106,7 @@ def record_rows(slug: str, results: list[dict]) -> list[dict]:
                     "expected": int(bool(c.get("expected", True))),
                     "flips": int(k in r["declared"]["flips"]),
                     "code_sha1": r["code_sha1"],
+                    "measured": c.get("measured", ""),
                 }
             )
     return rows
@@ -127,6 +130,8 @@ def read_record(slug: str, book: Path = BOOK) -> list[dict] | None:
     for row in rows:
         for key in ("claim_no", "holds", "expected", "flips"):
             row[key] = int(row[key])
+        # records written before the column existed have no measured values
+        row["measured"] = row.get("measured") or ""
     return rows
 
 

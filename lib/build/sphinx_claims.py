@@ -31,7 +31,7 @@ from docutils.statemachine import StringList
 from sphinx.util.docutils import SphinxDirective
 
 from lib.build.book_tools import chapter_paths, preset_metadata, toc_parts
-from lib.build.controls import flipping_controls, read_record
+from lib.build.controls import flipped, flipping_controls, read_record
 from lib.build.sweep import read_seeds_record
 from lib.claims import load_controls, markdown_cell, mean_sd, read_claims, verdict
 
@@ -186,12 +186,23 @@ def controls_markdown(slug: str) -> str:
     declared = load_controls(slug)
     if not rows:
         return f"*No controls recorded: run `make controls CHAPTERS={slug} RECORD=1`.*"
-    flippers = flipping_controls(rows)
     claims = {r["claim_no"]: r["claim"] for r in rows}
-    lines = ["| # | claim | flipped by |", "|---:|---|---|"]
+    record = read_claims(chapter_paths(slug)["ipynb"]) or {"claims": []}
+    default = {k: c["measured"] for k, c in enumerate(record["claims"], start=1)}
+    lines = [
+        "| # | claim | default | flipped by (value under the control) |",
+        "|---:|---|---|---|",
+    ]
     for k, claim in sorted(claims.items()):
-        names = ", ".join(f"`{n}`" for n in flippers.get(k, [])) or "**no control**"
-        lines.append(f"| {k} | {markdown_cell(claim)} | {names} |")
+        names = ", ".join(
+            f"`{r['control']}`" + (f" ({r['measured']})" if r["measured"] else "")
+            for r in rows
+            if r["claim_no"] == k and flipped(r)
+        )
+        lines.append(
+            f"| {k} | {markdown_cell(claim)} | {markdown_cell(default.get(k, ''))} "
+            f"| {markdown_cell(names) if names else '**no control**'} |"
+        )
     lines += [
         "",
         "| control | what it takes away | must flip | flipped |",
