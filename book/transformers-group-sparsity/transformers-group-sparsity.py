@@ -140,8 +140,8 @@
 # * **Population loss.** Each gradient step uses a fresh batch of 512 samples made of 256
 #   *antithetic pairs* $(X, y)$ and $(-X, -y)$. This keeps the $X \to -X$ symmetry of the
 #   population loss exactly, which the theorem's $v_2 = 0$ rests on. Further runs draw
-#   i.i.d. samples instead (512 with $W$ trained or frozen, and a larger batch), and show what
-#   happens when the symmetry holds only on average.
+#   i.i.d. samples instead (512, with and without the feature-position blocks of $W$, and a
+#   larger batch), and show what happens when the symmetry holds only on average.
 # * $D = d = 8$, $\sigma_x = 1$, $\eta = 0.5$, 600 steps; positional encodings are the orthonormal
 #   cosine (DCT-II) basis of $\mathbb R^D$. Eight runs per seed, each with its own $j^\star$ (at
 #   $D = 8$ every group is $j^\star$ once) and $v^\star$.
@@ -184,13 +184,14 @@ batch_size = 512  # fresh samples per gradient step (256 antithetic pairs)
 steps = 600  # gradient-descent steps of pre-training
 learning_rate = 0.5  # eta, for W and v alike
 n_checkpoints = 30  # steps at which the trajectory is recorded
-control_runs = 3  # runs of each i.i.d.-batch experiment (free W; W frozen; large batch)
+control_runs = 3  # runs of each i.i.d.-batch experiment (free; cross-masked; large)
 large_batch = 2048  # batch size of the large-batch i.i.d. runs
 sample_sizes = [4, 6, 8, 11, 16, 23, 32, 45, 64, 91, 128, 181, 256]  # n downstream
 tasks_per_run = 4  # new directions v*' per pre-trained model
 target_error = 0.2  # test error at which the two methods' sample sizes are compared
 test_size = 4000  # test samples per pre-trained model (transformer's error)
 ridge = 1e-3  # lambda of the ridge-logistic fits downstream
+reference_tasks = 256  # tasks of the simulated k-feature reference learners
 
 # %% tags=["hide-input"]
 try:
@@ -230,6 +231,7 @@ lib.check_int_list("sample_sizes", sample_sizes, low=2, min_len=3, increasing=Tr
 lib.check_int("tasks_per_run", tasks_per_run, low=2)
 lib.check_int("test_size", test_size, low=100)
 lib.check_float("ridge", ridge, low=0.0, low_open=True)
+lib.check_int("reference_tasks", reference_tasks, low=2)
 lib.check_float("target_error", target_error, low=0.0, high=0.5, low_open=True)
 control = lib.check_control("transformers-group-sparsity", control)
 D, d = n_groups, group_dim
@@ -241,6 +243,7 @@ largest = 8 * max(
     n_runs * m * test_size * D + n_runs * test_size * D * D,  # test tokens, attention
     n_tasks * max(sample_sizes) * (m * D + d * D + D * D),  # downstream train sets
     n_tasks * (d * D) ** 2 * 3,  # Newton's Hessians
+    64 * max(sample_sizes) * d * D * 3,  # reference learners, 64 tasks at a time
 )
 if largest > 8e9:
     raise ValueError(
@@ -355,14 +358,16 @@ print(f"finite differences vs hand-derived gradient: relative error {shown}")
 
 # %%
 def pretrain(
-    j_star, v_star, antithetic=True, frozen=None, batch=None, desc="pre-training"
+    j_star, v_star, antithetic=True, masked=None, batch=None, desc="pre-training"
 ):
-    """GD from zero; `frozen[run]`: that run's W stays at 0 (only v trains)."""
+    """GD from zero; `masked[run]`: that run's cross blocks W12, W21 are set to 0
+    after every step (the blocks W11, W22 and v train as usual)."""
     R = len(j_star)
     W, v = np.zeros((R, m, m)), np.zeros((R, m))
-    train_W = np.ones(R) if frozen is None else 1.0 - np.asarray(frozen, float)
+    train_W = np.ones(R)
     if control == "w-frozen":
         train_W[:] = 0.0
+    keep = np.ones(R) if masked is None else 1.0 - np.asarray(masked, float)
     antithetic = antithetic and control != "iid-batches"
     marks = set(np.linspace(0, steps - 1, n_checkpoints).round().astype(int))
     log = {k: [] for k in ("step", "loss", "attention", "cos", "v1", "v2")}
@@ -380,6 +385,8 @@ def pretrain(
             log["v2"].append(np.linalg.norm(v2, axis=1))
         W -= learning_rate * train_W[:, None, None] * grad_W
         v -= learning_rate * grad_v
+        W[:, :d, d:] *= keep[:, None, None]
+        W[:, d:, :d] *= keep[:, None, None]
     return W, v, {k: np.array(a) for k, a in log.items()}
 
 
@@ -473,61 +480,70 @@ fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="attention")
 lib.show(fig)
 
 # %% [markdown]
-# ### The control: i.i.d. batches break the symmetry
+# ### I.i.d. batches: is the symmetric solution stable?
 #
 # The theorem's $v_2 = 0$ comes from the $X \to -X$ symmetry of the population loss, which our
 # antithetic batches keep exactly. With i.i.d. batches the symmetry holds only on average: the
 # sampling noise gives $v_2$ and the cross blocks of $W$ small non-zero values at every step. Do
 # they stay small? Three sets of `control_runs` runs answer it: i.i.d. batches of the same size
-# (512), the same with $W$ frozen at zero (only $v$ trains, so the attention stays uniform), and
-# i.i.d. batches four times larger (`large_batch`), whose gradient noise is half as large.
+# (512); the same, but with the cross blocks $W_{12}, W_{21}$ (features ↔ positions) reset to
+# zero after every step, while $W_{11}$, $W_{22}$ and $v$ train as usual (the same noise, the
+# coupling removed); and i.i.d. batches four times larger (`large_batch`), whose gradient noise
+# is half as large. For each run we print $|v_2|/|v_1|$ at the first checkpoint and averaged
+# over the second half of training, and the final attention on $j^\star$.
 
 # %%
 clock = time.perf_counter()
 j_ctrl = rng.choice(D, size=control_runs, replace=False)
 v_ctrl = unit_vectors(control_runs)
-frozen = np.repeat([False, True], control_runs)
+masked = np.repeat([False, True], control_runs)
 W_ctrl, _, traj_iid = pretrain(
-    np.tile(j_ctrl, 2), np.tile(v_ctrl, (2, 1)), False, frozen, desc="i.i.d."
+    np.tile(j_ctrl, 2), np.tile(v_ctrl, (2, 1)), False, masked, desc="i.i.d."
 )
 _, _, traj_big = pretrain(j_ctrl, v_ctrl, False, batch=large_batch, desc="large batch")
 seconds = time.perf_counter() - clock
 print(f"i.i.d. batches, {3 * control_runs} runs: {seconds:.1f} s wall-clock")
 
 
-def v2_level(run_traj):
-    """|v2|/|v1| averaged over the checkpoints of the second half of training."""
-    late = slice(n_checkpoints // 2, None)
-    return (run_traj["v2"][late] / run_traj["v1"][late]).mean(0)
+def v2_growth(run_traj):
+    """|v2|/|v1| at the first checkpoint after step 0, and averaged over the
+    checkpoints of the second half of training."""
+    ratio = run_traj["v2"][1:] / np.maximum(run_traj["v1"][1:], 1e-300)
+    return ratio[0], ratio[n_checkpoints // 2 - 1 :].mean(0)
 
 
-level = {
-    f"batch {batch_size}": v2_level(traj_iid)[~frozen],
-    f"batch {batch_size}, W frozen": v2_level(traj_iid)[frozen],
-    f"batch {large_batch}": v2_level(traj_big),
+settings = {
+    f"batch {batch_size}": (traj_iid, ~masked),
+    f"batch {batch_size}, cross masked": (traj_iid, masked),
+    f"batch {large_batch}": (traj_big, np.ones(control_runs, bool)),
 }
-final_att = np.concatenate(
-    [traj_iid["attention"][-1][~frozen], traj_big["attention"][-1]]
-)
-above = {name: int((values > 0.5).sum()) for name, values in level.items()}
-print("|v2|/|v1| averaged over the second half of training, per run:")
-for name, values in level.items():
-    shown = ", ".join(f"{x:.2f}" for x in values)
-    print(f"{name:>22}: {shown} ({above[name]} of {len(values)} above 0.5)")
+early, level, final_att, grown = {}, {}, {}, {}
+for name, (run_traj, runs) in settings.items():
+    early[name], level[name] = (x[runs] for x in v2_growth(run_traj))
+    final_att[name] = run_traj["attention"][-1][runs]
+    grew = (level[name] > 0.5) & (level[name] > 10 * early[name])
+    grew &= final_att[name] > 0.5  # ... while the group is still selected
+    grown[name] = int(grew.sum())
 print(
-    "i.i.d. runs with W trained, final min_j E[S_j*j]: "
-    + ", ".join(f"{x:.2f}" for x in final_att)
+    f"|v2|/|v1| at step {traj_iid['step'][1]} -> averaged over the second "
+    "half of training; final min_j E[S_j*j]; per run:"
 )
-W_free = W_ctrl[~frozen]
+for name in settings:
+    shown = ", ".join(
+        f"{a:.2f} -> {b:.2f}; {c:.2f}"
+        for a, b, c in zip(early[name], level[name], final_att[name])
+    )
+    print(f"{name:>27}: {shown} ({grown[name]} of {control_runs} grow)")
+W_free = W_ctrl[~masked]
 cross_ctrl = np.abs(W_free[:, :d, d:]).max() + np.abs(W_free[:, d:, :d]).max()
-print(f"largest |entry| of the cross blocks W12, W21, W trained: {cross_ctrl:.2f}")
+print(f"largest |entry| of the cross blocks W12, W21, not masked: {cross_ctrl:.2f}")
 
-# %% mystnb={"figure": {"caption": "Symmetric (antithetic) batches against i.i.d. batches, one line per run. Left: the positional part of the value vector relative to its feature part, |v2|/|v1|: zero throughout with antithetic batches; with i.i.d. batches it grows to order one on some runs when W trains, at either batch size (the count per setting is printed above), and stays small on every run when W is frozen. Right: the attention on the relevant group of the runs whose W trains.", "name": "fig-transformers-group-sparsity-control"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Symmetric (antithetic) batches against i.i.d. batches, one line per run. Left: the positional part of the value vector relative to its feature part, |v2|/|v1|: zero throughout with antithetic batches; with i.i.d. batches it grows to order one when W trains freely, at either batch size (the count per setting is printed above), and decays when the cross blocks W12, W21 of W are reset to zero after every step. Right: the attention on the relevant group.", "name": "fig-transformers-group-sparsity-control"}} tags=["hide-input"]
 fig, axes = lib.subplots(1, 2, width=10.0)
 curves = (
     (traj, slice(None), lib.PALETTE[0], "antithetic"),
-    (traj_iid, ~frozen, lib.PALETTE[2], f"i.i.d., batch {batch_size}"),
-    (traj_iid, frozen, lib.PALETTE[3], f"i.i.d., batch {batch_size}, W frozen"),
+    (traj_iid, ~masked, lib.PALETTE[2], f"i.i.d., batch {batch_size}"),
+    (traj_iid, masked, lib.PALETTE[3], f"i.i.d., batch {batch_size}, cross masked"),
     (traj_big, slice(None), lib.PALETTE[4], f"i.i.d., batch {large_batch}"),
 )
 for run_traj, runs, color, name in curves:
@@ -536,10 +552,8 @@ for run_traj, runs, color, name in curves:
     for r in range(ratio.shape[1]):
         label = name if r == 0 else None
         axes[0].plot(run_traj["step"][1:] + 1, ratio[:, r], color=color, label=label)
-        if "frozen" not in name:
-            axes[1].plot(
-                run_traj["step"] + 1, attention_runs[:, r], color=color, label=label
-            )
+        attention_run = attention_runs[:, r]
+        axes[1].plot(run_traj["step"] + 1, attention_run, color=color, label=label)
 axes[0].set_ylabel(r"|v$_2$| / |v$_1$|")
 axes[1].set_ylabel(r"min$_j$ E[S$_{j^*j}$]")
 axes[1].set_ylim(0, 1)
@@ -676,10 +690,74 @@ print(
 print(f"bootstrap resamples without a crossing: {no_crossing} of {n_boot}")
 
 # %% [markdown]
-# {numref}`fig-transformers-group-sparsity-downstream` shows both curves, the target error and
-# the two crossings.
+# The constant is not the same, though: on this grid neither count is in its asymptotic
+# regime, and a ratio of sample sizes at a fixed error need not equal the ratio of the counts.
+# So we calibrate the two readings by simulation. A reference learner with $k$ features is the
+# same ridge-logistic fit on $k$ isotropic Gaussian features of which $d$ carry the label (a
+# fresh unit direction per task, `reference_tasks` tasks, the same grid of $n$); for $k = dD$ it
+# is exactly the logistic-regression baseline, since $\mathrm{vec}(X)$ is such a vector. Its
+# calibrated ratio $r(k) = n_{dD}(\epsilon)/n_k(\epsilon)$ is what a learner that behaves as a
+# linear classifier on $k$ features would give: $r(d + D)$ for the theorem's count, $r(d + 1)$
+# for the count with the positional part as a bias. Its standard error is a bootstrap over the
+# reference tasks.
 
-# %% mystnb={"figure": {"caption": "Test error of the new task against the number of samples n (log-log), mean over the tasks with \u00b12 standard errors: the fine-tuned transformer (attention frozen, value vector trained) against logistic regression on all dD variables. Dotted: the target error and the sample sizes at which each curve reaches it; dashed: the bound's form (d+D)/n with constant one.", "name": "fig-transformers-group-sparsity-downstream"}} tags=["hide-input"]
+# %%
+ref_rng = np.random.default_rng([seed, 7])  # its own stream: the same for every control
+
+
+def reference_errors(k, tasks):
+    """Test error of the ridge-logistic fit on k Gaussian features, d relevant."""
+    err = np.empty((len(ns), tasks))
+    for start in range(0, tasks, 64):
+        T = min(64, tasks - start)
+        truth = ref_rng.standard_normal((T, d))
+        truth /= np.linalg.norm(truth, axis=1, keepdims=True)
+        for i, n in enumerate(ns):
+            F = sigma_x * ref_rng.standard_normal((T, n, k))
+            y = np.sign(F[:, :, :d] @ truth[..., None])[..., 0]
+            w = ridge_logistic(F, y, ridge)
+            cos = (w[:, :d] * truth).sum(1) / np.linalg.norm(w, axis=1)
+            err[i, start : start + T] = np.arccos(np.clip(cos, -1, 1)) / np.pi
+    return err
+
+
+clock = time.perf_counter()
+k_ref = {"d+1": d + 1, "d+D": d + D, "dD": d * D}
+err_ref = {name: reference_errors(k, reference_tasks) for name, k in k_ref.items()}
+ref_boot = ref_rng.integers(0, reference_tasks, (n_boot, reference_tasks))
+n_ref = {name: samples_to_reach(e.mean(1), target_error) for name, e in err_ref.items()}
+n_ref_boot = {
+    name: samples_to_reach(e[:, ref_boot].mean(-1).T, target_error)
+    for name, e in err_ref.items()
+}
+r_ref = {name: n_ref["dD"] / n_ref[name] for name in ("d+1", "d+D")}
+r_ref_se = {
+    name: np.nanstd(n_ref_boot["dD"] / n_ref_boot[name], ddof=1)
+    for name in ("d+1", "d+D")
+}
+print(f"reference learners: {time.perf_counter() - clock:.1f} s wall-clock")
+for name, k in k_ref.items():
+    print(
+        f"k = {name} = {k:2d} Gaussian features: n to reach {target_error:g} = "
+        f"{n_ref[name]:.1f}"
+        + (
+            f"; r(k) = {r_ref[name]:.2f} ± {r_ref_se[name]:.2f}"
+            if name in r_ref
+            else " (the baseline's count)"
+        )
+    )
+print(f"transformer: r = {ratio_eps:.2f} ± {ratio_se:.2f}")
+z_paper = (ratio_eps - r_ref["d+D"]) / np.hypot(ratio_se, r_ref_se["d+D"])
+z_bias = (ratio_eps - r_ref["d+1"]) / np.hypot(ratio_se, r_ref_se["d+1"])
+print(
+    f"r - r(d+D) = {z_paper:.1f} combined s.e.; r - r(d+1) = {z_bias:.1f} combined s.e."
+)
+
+# %% [markdown]
+# {numref}`fig-transformers-group-sparsity-downstream` shows both curves, the target error, the
+# two crossings and the two calibrated reference learners.
+
+# %% mystnb={"figure": {"caption": "Test error of the new task against the number of samples n (log-log), mean over the tasks with \u00b12 standard errors: the fine-tuned transformer (attention frozen, value vector trained) against logistic regression on all dD variables. Dotted: the target error and the sample sizes at which each curve reaches it. Dashed (grey): the simulated reference learners, the same fit on k = d+D and k = d+1 Gaussian features.", "name": "fig-transformers-group-sparsity-downstream"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 for mean, se, n_eps, color, label in (
     (mean_tf, se_tf, n_eps_tf, lib.PALETTE[0], "pre-trained transformer, v fine-tuned"),
@@ -691,9 +769,9 @@ for mean, se, n_eps, color, label in (
 ax.axhline(
     target_error, color="0.3", ls=":", lw=1, label=f"target error {target_error:g}"
 )
-grid = np.geomspace(ns[0], ns[-1], 20)
-bound_form = np.minimum((d + D) / grid, 1)
-ax.plot(grid, bound_form, "--", color=lib.PALETTE[0], lw=1, label="(d+D)/n")
+for name, style in (("d+D", "--"), ("d+1", (0, (6, 2, 1, 2)))):
+    label = f"reference: k = {name} = {k_ref[name]} features"
+    ax.plot(ns, err_ref[name].mean(1), ls=style, color="0.45", lw=1.2, label=label)
 ax.axhline(0.5, color="0.5", ls="-.", lw=1, label="chance")
 ax.set_xscale("log")
 ax.set_yscale("log")
@@ -729,14 +807,21 @@ print(
 
 # %% [markdown]
 # Does the error fall at the rate of the bound? The transfer theorem bounds it by
-# $(d + D)\log^2 n/(\gamma^2 n)$ up to a constant. A constant we do not know cannot be checked, but
-# the rate can: if the error follows the bound's form, the ratio
-# $n\,\text{err}/\big((d + D)\log^2 n\big)$ does not grow with $n$. We fit the slope of its
-# logarithm against $\log n$ over the grid (least squares; it is the error's own log-log slope
-# minus the bound's) and give it the same cluster-bootstrap standard error. The check is of this
-# grid only: past it the error settles on the leak floor above, and the ratio must then grow like
-# $n/\log^2 n$. The same slope is printed for logistic regression, whose curve on this grid is
-# still in its slow, pre-asymptotic part.
+# $(d + D)\log^2 n/(\gamma^2 n)$ up to a constant. A rate check cannot see the constant: a
+# log-log slope is the same for $(d+D)/n$ and $dD/n$, so the count $d + D$ is tested by the
+# calibrated ratio above, not here. What a slope can test is the *form* of the rate against a
+# named alternative. On this grid the bound's form $(d + D)\log^2 n/n$ has a log-log slope of
+# only about $-0.37$ (the $\log^2 n$ factor is far from constant between 4 and 256), shallower
+# than the $-1/2$ of a slow rate $\sqrt{k/n}$, the rate of an agnostic (non-realisable) bound. So
+# "the error falls at least as fast as the bound's form" would be passed by a $\sqrt{k/n}$
+# learner too. We ask instead for the error's own log-log slope (least squares over the grid,
+# with the same cluster-bootstrap standard error) to be steeper than $-1/2$ by two standard
+# errors: the realisable, fast-rate regime that the $1/n$ of the bound describes, and that a
+# $\sqrt{k/n}$ learner would fail. It is a statement about this grid: a linear learner reaches
+# its fast regime only once $n$ is a few times its number of features, which is why the same
+# slope is printed for the reference learners (on $k = dD$, the baseline, it is still slow
+# here, although that learner has the fast rate at larger $n$), and past the grid the
+# transformer's error settles on the leak floor above, where the slope must go to zero.
 
 # %%
 log_n = np.log(ns)
@@ -749,20 +834,20 @@ def log_slope(y):
 
 
 bound_rate = (d + D) * log_n**2 / ns
-rate_tf = log_slope(mean_tf / bound_rate)
-rate_se = np.std(log_slope(boot_tf / bound_rate), ddof=1)
-level_tf = (ns * mean_tf / (d + D)).max()
+slope_tf = log_slope(mean_tf)
+slope_se = np.std(log_slope(boot_tf), ddof=1)
+slope_ref = {name: log_slope(e.mean(1)) for name, e in err_ref.items()}
 print(
-    f"log-log slope of the error: transformer {log_slope(mean_tf):.2f}, "
-    f"logistic regression {log_slope(mean_lr):.2f}, "
-    f"bound's form (d+D) log^2 n / n {log_slope(bound_rate):.2f}"
+    f"log-log slope of the error over n = {ns[0]}..{ns[-1]}: transformer "
+    f"{slope_tf:.2f} ± {slope_se:.2f} (cluster-bootstrap s.e.), logistic regression "
+    f"{log_slope(mean_lr):.2f}"
 )
 print(
-    f"slope of n err/((d+D) log^2 n): transformer {rate_tf:.2f} ± {rate_se:.2f} "
-    f"(cluster-bootstrap s.e.), logistic regression "
-    f"{log_slope(mean_lr / bound_rate):.2f}"
+    "reference learners: "
+    + ", ".join(f"k = {name}: {slope_ref[name]:.2f}" for name in k_ref)
+    + f"; bound's form (d+D) log^2 n / n: {log_slope(bound_rate):.2f}; "
+    "slow rate sqrt(k/n): -0.50"
 )
-print(f"largest n err/(d+D) over the grid (transformer): {level_tf:.2f}")
 
 # %% [markdown]
 # ## What we reproduced
@@ -771,37 +856,46 @@ print(f"largest n err/(d+D) over the grid (transformer): {level_tf:.2f}")
 # this setting). Over the runs of one seed the final attention $\min_j \mathbb E[S_{j^\star j}]$
 # varies little (its range is printed in the table above), far less than its distance to the
 # uniform $1/D$. We ask for more than $0.75$, six times $1/D$, and for it to be still rising
-# between the middle and the end of training (over seeds 0–9 the smallest value per seed is {seeds}`2`). The alignment
-# $\cos(v_1, v^\star)$ must exceed $0.99$ (seeds 0–9: {seeds}`3`). With uniform attention the
-# population gradient in $v_1$ already points along $v^\star$ (proof sketch), yet on finite
-# batches the selection matters for this bar: with $W$ frozen at zero (control `w-frozen`) the
-# smallest cosine falls below it, as it does when random labels remove $v^\star$ itself. The
-# selection is tested directly by the attention claim and, downstream, by the control that
-# replaces the trained $W$ by a random one.
+# between the middle and the end of training (over seeds 0–9 the smallest value per seed is
+# {seeds}`2`). With i.i.d. batches (control `iid-batches`) the attention after 600 steps falls
+# just below this bar (the i.i.d. runs' final attention is printed above), so that control flips
+# the claim too. The alignment $\cos(v_1, v^\star)$ must exceed $0.99$ (seeds 0–9: {seeds}`3`).
+# With uniform attention the *population* gradient in $v_1$ already points along $v^\star$
+# (proof sketch), but on batches of 512 the signal of one group in $D$ is weak against the batch
+# noise: with $W$ never trained (control `w-frozen`) the smallest cosine falls below the bar. So
+# this check depends on the selection as well as on $v^\star$ (random labels, which remove
+# $v^\star$, flip it too).
 #
 # For $v_2$ two claims are kept apart. With antithetic batches $v_2 = 0$ is an algebraic
 # consequence of the symmetry argument in the proof sketch: the check that $|v_2|/|v_1| < 0.1$ is
 # an implementation check (the code keeps the symmetry), and the control `iid-batches`, which
 # removes the antithetic pairing, shows that it can fail. The informative question is whether the
-# symmetric solution survives noise that respects the symmetry only on average. It does not: with
-# i.i.d. batches we call the solution unstable if $|v_2|/|v_1|$, averaged over the second half of
-# training, exceeds $0.5$ (five times the "near zero" band) on some of the `control_runs` runs, at
-# the default batch and at a batch four times larger, while with $W$ frozen (the same i.i.d.
-# noise, no attention to train) it stays below $0.5$ on every run. The growth is a random event:
-# not every run grows within the training time, so the claim says "some runs" and prints how
-# many (over seeds 0–9 the share of the runs with $W$ trained that grow is {seeds}`5`). This is
-# a robustness property that the theorem does not address: the theorem is about gradient descent
-# on the population loss, which has no sampling noise.
+# symmetric solution survives noise that respects the symmetry only on average. We say that
+# $|v_2|$ *grows* on a run if $|v_2|/|v_1|$, averaged over the second half of training, exceeds
+# $0.5$ (five times the "near zero" band) and is more than ten times its value at the first
+# checkpoint, while the attention still selects the group (final attention on $j^\star$ above
+# $0.5$, four times uniform): a growth away from the symmetric solution that the theorem
+# describes, not noise around a solution that was never reached. The claim asks this on a
+# majority of the `control_runs` runs at the default batch and at a batch four times larger, and
+# on a minority when the cross blocks are masked (the same i.i.d. noise, no coupling between
+# $v_2$ and the attention). With random labels (control `random-labels`) nothing is selected and
+# $v_1$ has no signal to outgrow the noise, and the claim fails, as it does with $W$ never
+# trained. The growth is a random event in time: a run may not leave the symmetric solution
+# within the 600 steps, and on a seed where only one of the three runs at a batch size does, the
+# claim fails on that seed. Over seeds 0–9 it holds on {seeds}`5:held`, and the share of the
+# unmasked runs that grow is {seeds}`5`. This is a robustness property that the theorem does not
+# address: the theorem is about gradient descent on the population loss, which has no sampling
+# noise.
 #
 # Downstream, the transformer must beat logistic regression at every $n$ of the grid (over seeds
-# 0–9 the largest ratio of the mean errors is {seeds}`6`). The sample-complexity claim asks the ratio
-# $r = n_{\text{LR}}(\epsilon)/n_{\text{TF}}(\epsilon)$ to exceed the paper's count
-# $dD/(d+D)$ by at least two cluster-bootstrap standard errors, and fails if more than 5% of the
-# resamples have no crossing inside the grid: a transformer whose curve stays above $\epsilon$
-# (no selection) has no $n_{\text{TF}}(\epsilon)$. The rate claim asks the slope of
-# $n\,\text{err}/((d+D)\log^2 n)$ to be negative by two standard errors: on this grid the error
-# falls at least as fast as the bound's form. It is a statement about the grid, since the leak
-# floor must eventually stop the fall; the largest $n\,\text{err}/(d+D)$ is printed beside it.
+# 0–9 the largest ratio of the mean errors is {seeds}`6`). The sample-complexity claim asks the
+# ratio $r = n_{\text{LR}}(\epsilon)/n_{\text{TF}}(\epsilon)$ to exceed the calibrated $r(d+D)$,
+# the ratio that a linear classifier on the theorem's $d + D$ features would give, by two
+# standard errors (the transformer's cluster-bootstrap s.e. and the reference's, combined), and
+# fails if more than 5% of the resamples have no crossing inside the grid: a transformer whose
+# curve stays above $\epsilon$ (no selection) has no $n_{\text{TF}}(\epsilon)$. The rate claim
+# asks the error's log-log slope to be steeper than $-1/2$ by two standard errors; it rules out a
+# slow $\sqrt{k/n}$ rate on this grid and says nothing about the count $k$.
 
 # %%
 claims = lib.Claims(
@@ -838,20 +932,23 @@ claims.add(
     "(implementation check of the symmetry behind v2 = 0)",
     bool(v2_ratio < 0.1),
 )
-grown = [above[f"batch {batch_size}"], above[f"batch {large_batch}"]]
-frozen_above = above[f"batch {batch_size}, W frozen"]
-frozen_max = level[f"batch {batch_size}, W frozen"].max()
+free = [f"batch {batch_size}", f"batch {large_batch}"]
+cross_masked = f"batch {batch_size}, cross masked"
+majority = control_runs / 2
 claims.add(
-    f"The symmetric solution is unstable under finite i.i.d. batches: with W trained, "
-    f"|v2|/|v1| over the second half of training exceeds 0.5 on some of the "
-    f"{control_runs} runs at batch {batch_size} and at batch {large_batch}; with W "
-    f"frozen it stays < 0.5 on every run (runs above 0.5 per setting; largest "
-    f"value with W frozen; min final attention of the runs whose W trains)",
-    f"{grown[0]}/{control_runs}, {grown[1]}/{control_runs}, W frozen "
-    f"{frozen_above}/{control_runs}; {frozen_max:.2f}; {final_att.min():.2f}",
+    f"The symmetric solution is unstable under finite i.i.d. batches: |v2|/|v1| grows "
+    f"(second-half mean > 0.5 and > 10 times its value at the first checkpoint, with "
+    f"final attention on j* > 0.5) on a majority of the {control_runs} runs at batch "
+    f"{batch_size} and at batch {large_batch}, and on a minority when the cross blocks "
+    f"W12, W21 are reset to 0 after every step (runs that grow per setting; largest "
+    f"second-half |v2|/|v1| with the cross blocks masked; min final attention of the "
+    f"unmasked runs)",
+    f"{grown[free[0]]}/{control_runs}, {grown[free[1]]}/{control_runs}, masked "
+    f"{grown[cross_masked]}/{control_runs}; {level[cross_masked].max():.2f}; "
+    f"{min(final_att[name].min() for name in free):.2f}",
     "v2 = 0 for GD on the population loss (Thm. 3.2); finite batches not addressed",
-    bool(min(grown) >= 1 and frozen_above == 0),
-    value=sum(grown) / (2 * control_runs),
+    bool(min(grown[name] for name in free) > majority > grown[cross_masked]),
+    value=sum(grown[name] for name in free) / (2 * control_runs),
 )
 worst = (mean_tf / mean_lr).max()
 claims.add(
@@ -862,29 +959,32 @@ claims.add(
     bool(worst < 1),
     fmt="{:.2f}",
 )
+ratio_gap_se = np.hypot(ratio_se, r_ref_se["d+D"])
 claims.add(
-    f"Samples to reach test error {target_error:g}: logistic regression needs more "
-    f"than dD/(d+D) = {k_paper:.1f} times as many as the transformer (ratio - 2 "
-    f"cluster-bootstrap s.e. > dD/(d+D), and at most 5% of the resamples without a "
-    f"crossing; dD/(d+1) = {k_bias:.1f} for reference)",
-    f"{ratio_eps:.1f} ± {ratio_se:.1f} ({no_crossing}/{n_boot} without crossing)",
+    f"Samples to reach test error {target_error:g}: the ratio r = n_LR/n_TF exceeds "
+    f"the calibrated r(d+D) of a learner on d+D = {d + D} Gaussian features by 2 "
+    f"combined bootstrap s.e., with at most 5% of the resamples without a crossing "
+    f"(r; r(d+D); r(d+1) for reference)",
+    f"{ratio_eps:.1f} ± {ratio_se:.1f} ({no_crossing}/{n_boot} without crossing); "
+    f"{r_ref['d+D']:.1f} ± {r_ref_se['d+D']:.1f}; "
+    f"{r_ref['d+1']:.1f} ± {r_ref_se['d+1']:.1f}",
     "O~((d+D)/eps) samples vs ~dD/eps (transfer theorem)",
     bool(
         np.isfinite(ratio_eps)
         and no_crossing <= 0.05 * n_boot
-        and ratio_eps - 2 * ratio_se > k_paper
+        and ratio_eps - 2 * ratio_gap_se > r_ref["d+D"]
     ),
     value=ratio_eps if np.isfinite(ratio_eps) else 0.0,
 )
 claims.add(
-    f"On this grid (n = {ns[0]}..{ns[-1]}) the transformer's error falls at least as "
-    f"fast as the bound's (d+D) log^2 n / n: the log-log slope of "
-    f"n err/((d+D) log^2 n) + 2 cluster-bootstrap s.e. < 0 (slope; error's own "
-    f"slope; max n err/(d+D))",
-    f"{rate_tf:.2f} ± {rate_se:.2f}; {log_slope(mean_tf):.2f}; {level_tf:.2f}",
+    f"On this grid (n = {ns[0]}..{ns[-1]}) the transformer's error falls faster than "
+    f"the slow rate sqrt(k/n): its log-log slope + 2 cluster-bootstrap s.e. < -1/2 "
+    f"(slope ± s.e.; the bound's form (d+D) log^2 n / n has slope "
+    f"{log_slope(bound_rate):.2f} on this grid)",
+    f"{slope_tf:.2f} ± {slope_se:.2f}",
     "err <= O((d+D) log^2 n / (gamma^2 n)) (transfer theorem)",
-    bool(rate_tf + 2 * rate_se < 0),
-    value=rate_tf,
+    bool(slope_tf + 2 * slope_se < -0.5),
+    value=slope_tf,
 )
 claims.report()
 
@@ -903,10 +1003,10 @@ claims.report()
 # | Model | one layer, one head, merged $W$, value $v$, concatenated positions | the same, numpy with hand-derived gradients, float64 |
 # | Training | GD on the population loss from 0, $\eta = 0.5$ | GD on fresh antithetic batches of 512 from 0, $\eta = 0.5$, 600 steps |
 # | Attention on $j^\star$ | $\ge 1 - e^{-\Theta(D)}$ for every token after $\mathrm{poly}(D)$ steps | every token, every $j^\star$ tried, every seed: well above $1/D$ and rising, but not yet near $1 - e^{-D}$ (seeds 0–9: {seeds}`2`; {numref}`fig-transformers-group-sparsity-training`) |
-# | $v_1$, $v_2$ | $v_1 \parallel v^\star$, $v_2 = 0$ (population loss) | $\cos(v_1, v^\star) > 0.99$; $v_2 = 0$ up to rounding with symmetric batches at $D = 8$; at $D = 16$ (`paper` preset) the rounding error itself grows, to {paper-preset}`4`; with i.i.d. batches the symmetric solution is unstable (a question the theorem does not address) |
+# | $v_1$, $v_2$ | $v_1 \parallel v^\star$, $v_2 = 0$ (population loss) | $\cos(v_1, v^\star) > 0.99$; with symmetric batches $v_2 = 0$ up to rounding at $D = 8$ (default), but at $D = 16$ (`paper` preset) the rounding error itself grows, to $|v_2|/|v_1|$ = {paper-preset}`4`; with i.i.d. batches $|v_2|$ grows through the cross blocks of $W$ (a question the theorem does not address) |
 # | Mechanism | $W$ block structure (Lemma 5.1) | positional block $W_{22}$ lifts row $j^\star$ uniformly; cross blocks zero; content block small |
-# | Downstream | $\tilde O((d+D)/\epsilon)$ vs $\approx dD/\epsilon$ | transformer below logistic regression at every $n$; at the target error (0.2) logistic regression needs $r$ = {seeds}`7` times as many samples (seeds 0–9), against $dD/(d+D) = 4$ and $dD/(d+1) \approx 7.1$; `paper` preset: {paper-preset}`7`, against $8$ and $\approx 15$ |
-# | Rate | error $O\big((d+D)\log^2 n/(\gamma^2 n)\big)$ | on the grid $n = 4 \dots 256$ the error falls faster than the bound's form (slope of $n\,\text{err}/((d+D)\log^2 n)$, seeds 0–9: {seeds}`8`; `paper` preset, $n = 4 \dots 1024$: {paper-preset}`8`), then flattens at the attention-leak floor |
+# | Downstream | $\tilde O((d+D)/\epsilon)$ vs $\approx dD/\epsilon$ | transformer below logistic regression at every $n$; at the target error (0.2) logistic regression needs $r$ = {seeds}`7` times as many samples (seeds 0–9), above the calibrated ratio $r(d+D)$ of a linear learner on $d + D$ features, nearer $r(d+1)$ (both printed by claim 7); `paper` preset: {paper-preset}`7` |
+# | Rate | error $O\big((d+D)\log^2 n/(\gamma^2 n)\big)$ | on the grid $n = 4 \dots 256$ the error's log-log slope is steeper than the $-1/2$ of a slow $\sqrt{k/n}$ rate (seeds 0–9: {seeds}`8`; `paper` preset, $n = 4 \dots 1024$: {paper-preset}`8`); the constant, hence the count $d + D$, is not seen by a slope |
 # | Fine-tuning | SGD from the pre-trained model | $v$ only, $W$ frozen, ridge-logistic fit to convergence (inferred) |
 # | Scale | not known to us; CIFAR-10 patches | $D = d = 8$ (default), $D = d = 16$ (`paper` preset, 4000 steps); no CIFAR-10 |
 #
@@ -919,30 +1019,42 @@ claims.report()
 # First, the theorem's $v_2 = 0$ rests on the exact $X \to -X$ symmetry of the population loss,
 # and the symmetric solution is not stable. With i.i.d. batches the sampling noise seeds the
 # positional value $v_2$ and the cross blocks of $W$ (features ↔ positions), and gradient descent
-# *grows* them, until $|v_2|$ is comparable to $|v_1|$
-# ({numref}`fig-transformers-group-sparsity-control`), on some runs within the training time
-# and not on others (the counts are printed above). A batch four times larger, with half the
-# gradient noise, does not prevent it; freezing $W$ does. So the instability is
-# not the noise itself but its amplification through the coupling of $v_2$ with the cross blocks
-# of the attention. At $D = 8$ the attention still concentrates on $j^\star$ (the final attention of
-# the i.i.d. runs is printed beside claim 5): the variable selection survives, the exact form of
-# the solution does not. At $D = 16$ (`paper` preset) even that goes: the smallest final attention
-# of the i.i.d. runs, the last number of {paper-preset}`5`, shows a run that loses the relevant
-# group, and with symmetric batches the rounding error in $v_2$ grows (claim 4 there:
-# {paper-preset}`4`). The population-loss theorem is a statement about exact gradients; with
-# finite batches, symmetrised data keep gradient descent near its trajectory at $D = 8$, and at
-# $D = 16$ the symmetric solution is unstable even to rounding.
+# *grows* them, until $|v_2|$ exceeds $|v_1|$ ({numref}`fig-transformers-group-sparsity-control`;
+# the counts are printed above). A batch four times larger, with half the gradient noise, does
+# not prevent it; resetting the cross blocks to zero after every step does, with the same noise
+# and the attention still trained: $|v_2|/|v_1|$ then decays. So the instability is not the noise
+# itself but its amplification through the coupling of $v_2$ with the cross blocks of the
+# attention. At $D = 8$ the attention of the i.i.d. runs still concentrates on $j^\star$, though
+# less than with symmetric batches (below the $0.75$ of claim 2, above the $0.5$ of claim 5; the
+# values are printed beside claim 5): the variable selection survives, the exact form of the
+# solution does not.
+#
+# At $D = 16$ (`paper` preset) both effects are stronger. With i.i.d. batches the smallest final
+# attention of the unmasked runs, the last number of {paper-preset}`5`, is far below $0.5$: runs
+# lose the relevant group, so the selection itself does not survive the noise there; those
+# runs do not count as growing, and claim 5 does not hold in the `paper` preset. With *symmetric* batches the rounding error in $v_2$,
+# about $10^{-16}$ at the start, grows to {paper-preset}`4` (claim 4 there, still below its
+# $0.1$ band), an amplification by many orders of magnitude with no sampling noise at all. This
+# suggests that the instability is a property of the gradient-descent dynamics near the
+# symmetric solution, which grows any perturbation of $v_2$ and the cross blocks, and not only of
+# the sampling noise; at $D = 8$ and 600 steps the growth is too slow to lift rounding errors
+# into view. The population-loss theorem follows an exact trajectory; with finite precision or
+# finite batches, gradient descent leaves it, slowly at $D = 8$ and visibly at $D = 16$.
 #
 # Second, over $n = 4 \dots 256$ neither error curve is in its $1/n$ regime (the fitted log-log
 # slopes are printed above): logistic regression on $dD = 64$ variables is pre-asymptotic
 # ($n/dD \le 4$), and the transformer's curve bends towards the floor set by its imperfect
-# attention. A fit of $c\,k/n$ to either curve would therefore say little; the number of samples
-# needed for a fixed error does not need the asymptotic regime. The ratio, {seeds}`7` over seeds
-# 0–9, is above the paper's $dD/(d+D)$ and of the size of $dD/(d+1)$, the count in which the
-# nearly constant positional part of $\xi$ is a bias rather than $D$ features. The claim's bar,
-# $dD/(d+D)$, checks only that the transformer needs several times fewer samples than $dD$
-# variables would; it does not decide between the two counts, and the measured ratio sits nearer
-# the second.
+# attention. A fit of $c\,k/n$ to either curve would therefore say little, and the naive ratio of
+# counts $dD/(d+D)$ is not what a $(d+D)$-feature learner gives at a fixed error on this grid.
+# The simulated reference learners give that calibration: the measured ratio, {seeds}`7` over
+# seeds 0–9, lies between $r(d+D)$ and $r(d+1)$, nearer the second (both printed in claim 7's
+# row, and {numref}`fig-transformers-group-sparsity-downstream` shows the transformer's
+# curve against the two reference curves). The data thus favour the count $d + 1$, in which the
+# nearly constant positional part of $\xi$ acts as a bias rather than as $D$ features: the
+# transformer does better than the theorem's $d + D$, which is an upper bound. The rate claim adds
+# only that the fall is faster than a $\sqrt{k/n}$ rate on this grid; the reference learner on
+# $k = d + D$ features has about the same slope as the transformer here, and the one on $k = dD$
+# (the baseline) a slower one, because it is still pre-asymptotic.
 # The theorem's iteration count, polynomial in $D$, is not tested here: two sizes cannot measure
 # an exponent.
 #
@@ -952,8 +1064,8 @@ claims.report()
 #   $j^\star$ in $W_{22}$ keep growing, roughly like the logarithm of the step count. Compare the
 #   leak floor and the transformer's error at the largest $n$ with the defaults.
 # * `-p "sample_sizes=[8, 16, 32, 64, 128, 256, 512, 1024]"`: past the default grid the error
-#   approaches the leak floor, so $n\,\text{err}/((d+D)\log^2 n)$ must eventually grow. Where
-#   does the rate claim stop holding?
+#   approaches the leak floor, so its log-log slope must eventually flatten. Where does the rate
+#   claim stop holding, and where does the reference learner on $k = dD$ reach its fast rate?
 # * `-p n_groups=4` or `-p large_batch=4096`: does $|v_2|$ still grow under i.i.d. batches with
 #   fewer groups, or with a batch eight times the default?
 # * `-p target_error=0.1` compares the sample sizes at a smaller error (logistic regression may
