@@ -27,8 +27,12 @@
 # synthetic data with standard gradient descent and with adversarial training (one-step and multi-step
 # $\ell_2$ PGD inside training), tracking each class's filter correlation with both features and
 # measuring clean accuracy and accuracy under PGD and under structured perturbations along the
-# feature directions, a test point counting as robust only if it survives them all. A small CNN on scikit-learn's bundled $8\times8$ digits repeats the comparison on real
-# images. The defaults are sized for a laptop CPU; the `paper` preset (`paper.yaml`) trains on
+# feature directions, a test point counting as robust only if it survives them all. Every
+# adversarial network is also set against training on isotropic noise as strong as the adversary
+# along any one direction, so that what is credited to the adversary is not what any large
+# perturbation does. A small CNN on scikit-learn's bundled $8\times8$ digits repeats the
+# comparison on real images, against noise and label smoothing at the same clean accuracy. The
+# defaults are sized for a laptop CPU; the `paper` preset (`paper.yaml`) trains on
 # three times more data for three times longer ({paper-preset}`runtime` on two CPU cores).
 # ```
 #
@@ -49,7 +53,8 @@
 # strengthens the robust feature and suppresses the non-robust one. Here we ask, on data drawn from
 # such a model: (i) does standard training learn the dense feature first and end up relying on it,
 # with robust accuracy near chance; (ii) does adversarial training reverse the balance of the two
-# features and raise robust accuracy; (iii) which of these statements depend on the exact threat
+# features and raise robust accuracy, and does it take the *adversary* to do so, or does heavy
+# random noise do the same; (iii) which of these statements depend on the exact threat
 # model and activation, which the notes on the paper leave open; (iv) does the same comparison hold
 # for a small CNN on real images.
 #
@@ -188,15 +193,28 @@
 # ```
 #
 # **One radius for training and evaluation.** We train the adversarial networks and evaluate every
-# attack at the midpoint of this window,
+# attack at one point of this window, by default its midpoint,
 #
 # $$
-# \varepsilon^\star = \tfrac12\big(\varepsilon_{\rm swap} + \varepsilon_{\rm spread}\big),
+# \varepsilon^\star = \varepsilon_{\rm swap} + w\,\big(\varepsilon_{\rm spread} -
+# \varepsilon_{\rm swap}\big), \qquad w = \tfrac12,
 # $$ (eq-atf-radius)
 #
-# a rule computed from $\alpha$, $\beta$ and $P$ alone, before any network is trained. At
-# $\varepsilon^\star$ the theory says a network built on the dense feature is flipped and one built
-# on the robust feature with switched-off cross filters is not; we measure those cross-correlations.
+# with $w$ the parameter `window_point`: a rule computed from $\alpha$, $\beta$ and $P$ alone,
+# before any network is trained. Nothing in the theory singles out the midpoint: every radius
+# inside the window should separate a network built on the dense feature, which is flipped there,
+# from one built on the robust feature with switched-off cross filters, which is not (we measure
+# those cross-correlations). The midpoint is simply the point farthest from both ends;
+# `window_point` moves it.
+#
+# **A baseline with the adversary's strength but not its aim.** An isotropic random
+# perturbation of $\ell_2$ radius $r$ in $D = Pd$ dimensions puts about $r/\sqrt D$ along any fixed
+# direction. Radius $\varepsilon^\star\sqrt{D}$ ({glue:}`eps_noise` here) therefore moves every
+# feature direction about as far as the adversary's whole budget does, while the adversary's own
+# radius $\varepsilon^\star$ moves each of them by only $\varepsilon^\star/\sqrt D$
+# ({glue:}`eps_same_coord`, below the data noise $\sigma_n$ = `noise_std`). We train a fourth
+# network on such **noise augmentation**, with the radius fixed by this rule, and the claims that
+# credit the adversary compare adversarial training with it.
 #
 # **Why the activation is nearly a ReLU.** In the polynomial part of $\tilde\sigma$ with $q \ge 2$,
 # a dense feature that is small in $\ell_2$ ($\beta\sqrt{P-1} < \alpha$, so that it can be erased
@@ -247,6 +265,10 @@
 #   those radii lie far above $\varepsilon_{\rm spread}$. We use $P = 40$ and $\beta = 0.055$
 #   (the data cell below prints its $\ell_1$ weight, above $\alpha$, and its $\ell_2$ norm, below
 #   $\alpha$).
+# * Baselines: the paper compares adversarial with standard training. We add noise augmentation
+#   at the radius rule above (and, on the digits, noise and label smoothing at the adversarial
+#   network's clean accuracy), because a comparison with standard training alone cannot tell the
+#   adversary from any perturbation of the right size.
 # * Multi-step adversarial training uses `pgd_train_steps` = 3 PGD steps. The evaluation uses PGD
 #   (`attack_steps` = 10), the structured attacks of {prf:ref}`atf-prop-window`, and PGD started
 #   from each point's best structured perturbation (`warm_attack_steps` = 50), and reports the
@@ -278,7 +300,8 @@ poly_threshold = 0.001  # rho, where the smoothed ReLU turns linear
 init_std = 0.01  # sigma_0 of the filters
 learning_rate = 0.2  # full-batch gradient descent
 train_steps = 200  # gradient steps per method
-train_eps = "midpoint"  # l2 radius of training and attacks, or the window's midpoint
+train_eps = "window"  # l2 radius of training and attacks, or "window": see window_point
+window_point = 0.5  # where eps* sits in [eps_swap, eps_spread]; 0.5: the midpoint
 pgd_train_steps = 3  # PGD steps of multi-step adversarial training
 attack_steps = 10  # PGD steps of the evaluation attack
 warm_attack_steps = 50  # PGD steps from each point's best structured perturbation
@@ -286,8 +309,9 @@ test_eps = [0.2, 0.4, 0.5]  # further l2 radii of the robustness curve
 log_every = 10  # steps between recorded feature correlations
 digits_train = 1347  # of the 1,797 digits images, the rest is the test set
 digits_epochs = 10  # Adam epochs of the CNN on the digits
-digits_replicates = 10  # CNNs per method on the digits, paired across methods
-digits_noise = [1.0, 2.0, 4.0, 8.0]  # noise radii of the baselines, in units of eps_img
+digits_replicates = 6  # CNNs per method on the digits, paired across methods
+digits_noise = [2.0, 4.0, 8.0]  # noise radii of the baselines, in units of eps_img
+digits_smoothing = [0.3]  # label-smoothing strengths of the baselines
 
 # %% tags=["hide-input"]
 try:
@@ -325,9 +349,10 @@ lib.check_float("learning_rate", learning_rate, low=0, low_open=True)
 lib.check_int("log_every", log_every, low=1)
 lib.check_int("train_steps", train_steps, low=log_every)
 if isinstance(train_eps, str):
-    lib.check_choice("train_eps", train_eps, ["midpoint"])
+    lib.check_choice("train_eps", train_eps, ["window"])
 else:
     lib.check_float("train_eps", train_eps, low=0, low_open=True)
+lib.check_float("window_point", window_point, low=0, high=1)
 lib.check_int("pgd_train_steps", pgd_train_steps, low=2, high=100)
 lib.check_int("attack_steps", attack_steps, low=1, high=1000)
 lib.check_int("warm_attack_steps", warm_attack_steps, low=1, high=1000)
@@ -340,7 +365,10 @@ lib.check_int("digits_replicates", digits_replicates, low=2, high=64)
 lib.check_float_list(
     "digits_noise", digits_noise, low=0, low_open=True, increasing=True
 )
-data_bytes = 8 * (n_train + n_test) * n_patches * patch_dim * (pgd_train_steps + 2)
+lib.check_float_list(
+    "digits_smoothing", digits_smoothing, low=0, low_open=True, high=1, increasing=True
+)
+data_bytes = 4 * (n_train + n_test) * n_patches * patch_dim * (pgd_train_steps + 2)
 if data_bytes > 8e9:
     raise ValueError(
         f"n_train, n_test, n_patches, patch_dim need about {data_bytes / 1e9:.0f} GB; "
@@ -349,8 +377,9 @@ if data_bytes > 8e9:
 if control == "polynomial-race":  # the race is run in the polynomial part
     poly_threshold = 0.02
 rng, device = lib.setup(seed, device)
+torch.set_num_threads(1)  # small tensors: a second thread costs more CPU than it saves
 torch_gen = torch.Generator().manual_seed(seed)
-dtype = torch.float64
+dtype = torch.float32
 K, P, d, m = n_classes, n_patches, patch_dim, filters_per_class
 alpha, beta = robust_strength, nonrobust_strength
 
@@ -385,16 +414,24 @@ if control == "shuffled-labels":  # training labels carry no information
     y_train = y_train[torch.randperm(n_train, generator=torch_gen).to(device)]
 eps_swap = beta * math.sqrt((P - 1) / 2)
 eps_spread = math.sqrt(beta**2 * (P - 1) + alpha**2 / P)
-eps_star = (eps_swap + eps_spread) / 2 if train_eps == "midpoint" else train_eps
+if train_eps == "window":
+    eps_star = eps_swap + window_point * (eps_spread - eps_swap)
+else:
+    eps_star = train_eps
+eps_noise = eps_star * math.sqrt(P * d)  # isotropic noise as strong along one direction
 print(
     f"non-robust feature: l1 weight (P-1) beta = {(P - 1) * beta:.2f}, "
     f"l2 norm beta sqrt(P-1) = {beta * math.sqrt(P - 1):.3f}\n"
     f"window: eps_swap = {eps_swap:.3f}, eps_spread = {eps_spread:.3f}; "
-    f"training and attack radius eps* = {eps_star:.3f}"
+    f"training and attack radius eps* = {eps_star:.3f}; noise augmentation "
+    f"eps* sqrt(P d) = {eps_noise:.2f} ({eps_noise / (P * d) ** 0.5 / noise_std:.0f} "
+    "sigma_n per coordinate)"
 )
 glue("eps_swap", round(eps_swap, 3), display=False)
 glue("eps_spread", round(eps_spread, 3), display=False)
 glue("eps_star", round(eps_star, 3), display=False)
+glue("eps_noise", round(eps_noise, 1), display=False)
+glue("eps_same_coord", round(eps_star / math.sqrt(P * d), 3), display=False)
 
 
 # %% [markdown]
@@ -403,8 +440,9 @@ glue("eps_star", round(eps_star, 3), display=False)
 
 # %%
 def smoothed_relu(z, q=poly_degree, rho=poly_threshold):
-    z = z.clamp(min=0)
-    return torch.where(z <= rho, z**q / (q * rho ** (q - 1)), z - (1 - 1 / q) * rho)
+    """z^q / (q rho^(q-1)) on [0, rho], z - (1 - 1/q) rho beyond: the polynomial part
+    capped at rho, plus the linear part above rho."""
+    return z.clamp(0, rho).pow(q) / (q * rho ** (q - 1)) + (z - rho).clamp(min=0)
 
 
 def scores(W, X):
@@ -445,7 +483,8 @@ def correlations(W):
 # **warm PGD** runs PGD from there: the structured step gets past filters that are switched off
 # at the clean input, where gradients vanish, and PGD then follows the gradient that appears. A
 # random direction on the sphere of the same radius is the perturbation of the
-# `random-perturbation` control.
+# `random-perturbation` control; at that radius it is nearly empty (see above), and the
+# `noise-augmentation` control replaces the adversary by noise at $\varepsilon^\star\sqrt D$.
 
 # %%
 def pgd(W, X, y, eps, steps, score=None, start=None):
@@ -533,19 +572,32 @@ glue("n_mixes", len(attack_mixes["combined"]), display=False)
 # %% [markdown]
 # ### Training
 #
-# One loop trains all three methods: standard gradient descent (`pgd_steps = 0`), adversarial
-# training with one gradient-ascent step, and with `pgd_train_steps` PGD steps, all at radius
+# One loop trains all four methods: standard gradient descent (`pgd_steps = 0`), noise
+# augmentation at radius $\varepsilon^\star\sqrt{Pd}$ (a fresh draw at every step), adversarial
+# training with one gradient-ascent step, and with `pgd_train_steps` PGD steps, at radius
 # $\varepsilon^\star$. Each starts from the same initial filters and sees the same data; only the
-# points at which the gradient is taken differ. The two controls of the adversary sit in
-# `adversary`: no perturbation at all, or a random one of the same radius.
+# points at which the gradient is taken differ. The controls of the adversary sit in
+# `adversary`: no perturbation at all, a random one of the same radius, isotropic noise at the
+# matched radius or at three times the adversary's, or label smoothing instead of any
+# perturbation.
 
 # %%
+def noise_radius(X, eps):
+    """eps sqrt(D), D the input dimension: isotropic noise of this radius puts about eps
+    along any fixed direction, the adversary's budget."""
+    return eps * math.sqrt(X[0].numel())
+
+
 def adversary(W, X, y, steps, score=None):
     eps = eps_star if score is None else digits_eps
-    if control == "no-adversary":  # adversarial training without its adversary
+    if control in ("no-adversary", "label-smoothing"):  # no adversary
         return torch.zeros_like(X)
     if control == "random-perturbation":  # a random point on the same sphere
         return random_sphere(X, eps)
+    if control == "noise-augmentation":  # isotropic noise at the matched radius
+        return random_sphere(X, noise_radius(X, eps))
+    if control == "noise-x3":  # isotropic noise at three times the radius
+        return random_sphere(X, 3 * eps)
     return pgd(W, X, y, eps, steps, score)
 
 
@@ -558,9 +610,16 @@ def train(W0, pgd_steps, desc):
         if step == train_steps:
             break
         X = X_train
-        if pgd_steps > 0:
+        if pgd_steps == "noise":
+            X = X_train + random_sphere(X_train, eps_noise)
+        elif pgd_steps > 0:
             X = X_train + adversary(W.detach(), X_train, y_train, pgd_steps)
-        (grad,) = torch.autograd.grad(loss(W, X, y_train), W)
+        value = loss(W, X, y_train)
+        if control == "label-smoothing" and pgd_steps != 0:  # smoothing, no adversary
+            value = torch.nn.functional.cross_entropy(
+                scores(W, X), y_train, label_smoothing=0.3
+            )
+        (grad,) = torch.autograd.grad(value, W)
         with torch.no_grad():
             W -= learning_rate * grad
     return W.detach(), np.array(history)
@@ -569,15 +628,18 @@ def train(W0, pgd_steps, desc):
 W0 = init_std * torch.randn(K, m, d, generator=torch_gen, dtype=dtype).to(device)
 methods = {
     "standard": 0,
+    "noise augmentation": "noise",
     "AT, 1-step": 1,
     f"AT, {pgd_train_steps}-step PGD": pgd_train_steps,
 }
-colour = dict(zip(methods, lib.PALETTE))
+noise_colours = colormaps["Purples"](np.linspace(0.45, 0.9, len(digits_noise)))
+colour = dict(zip(methods, [lib.PALETTE[0], noise_colours[-1], *lib.PALETTE[1:3]]))
 trained, histories = {}, {}
-t0 = time.perf_counter()
+t0 = time.process_time()
 for name, steps in methods.items():
     trained[name], histories[name] = train(W0, steps, name)
-print(f"training: {time.perf_counter() - t0:.1f} s wall-clock")
+train_cpu = time.process_time() - t0
+print(f"training: {train_cpu:.1f} s CPU")
 
 # %% [markdown]
 # ## The experiment
@@ -586,7 +648,7 @@ print(f"training: {time.perf_counter() - t0:.1f} s wall-clock")
 #
 # {numref}`fig-atf-correlations` shows the two correlations of each method over the training steps.
 
-# %% mystnb={"figure": {"caption": "Mean over classes of each class's best filter correlation with its robust feature u_j (solid) and its non-robust feature v_j (dashed), over full-batch gradient steps. Standard training grows the non-robust correlation first and keeps it on top; both adversarial trainings put the robust correlation on top.", "name": "fig-atf-correlations"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Mean over classes of each class's best filter correlation with its robust feature u_j (solid) and its non-robust feature v_j (dashed), over full-batch gradient steps. Standard training grows the non-robust correlation first and keeps it on top; noise augmentation and both adversarial trainings put the robust correlation on top.", "name": "fig-atf-correlations"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 for name, hist in histories.items():
     ax.plot(hist[:, 0], hist[:, 1], color=colour[name], label=f"{name}: robust u")
@@ -675,7 +737,7 @@ for name, value in cross.items():
 # structured attack leave it correct.
 
 # %%
-t0 = time.perf_counter()
+t0 = time.process_time()
 radii = sorted(set(test_eps) | {eps_star})
 at_star = radii.index(eps_star)
 clean, robust, structured, strongest = {}, {}, {}, {}
@@ -699,7 +761,7 @@ for name, W in trained.items():
     survives_all = pgd_correct[at_star] & survives["combined"] & survives["warm PGD"]
     strongest[name] = survives_all.to(dtype).mean().item()
 swap = {name: structured[name]["swap"] for name in trained}
-print(f"attacks: {time.perf_counter() - t0:.1f} s wall-clock")
+print(f"attacks: {time.process_time() - t0:.1f} s CPU")
 print(f"accuracy at eps* = {eps_star:.3f}; strongest: correct under every attack")
 print(f"{'':>18}  clean  PGD   erase  swap  spread  combined  warm PGD  strongest")
 for name in trained:
@@ -714,7 +776,7 @@ for name in trained:
 # {numref}`fig-atf-robust` shows the whole robustness curve beside the window of
 # {prf:ref}`atf-prop-window`.
 
-# %% mystnb={"figure": {"caption": "Test accuracy under l2 PGD (attack_steps steps) against the attack radius (the whole input), for the three training methods (lines), and at eps* under the strongest attack, PGD, every structured attack and warm PGD together (crosses). The grey band is the window between eps_swap and eps_spread of eq-atf-window, the vertical line its midpoint eps* (the training and attack radius), the dotted line chance.", "name": "fig-atf-robust"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Test accuracy under l2 PGD (attack_steps steps) against the attack radius (the whole input), for the four training methods (lines), and at eps* under the strongest attack, PGD, every structured attack and warm PGD together (crosses). The grey band is the window between eps_swap and eps_spread of eq-atf-window, the vertical line its midpoint eps* (the training and attack radius), the dotted line chance.", "name": "fig-atf-robust"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 for name, accs in robust.items():
     ax.plot(radii, accs, "o-", color=colour[name], label=f"{name}: PGD")
@@ -760,6 +822,15 @@ glue("warm_atk", round(structured[atk_name]["warm PGD"], 2), display=False)
 glue("strongest_at1", round(strongest["AT, 1-step"], 2), display=False)
 glue("pgd_max_atk", round(robust[atk_name][-1], 2), display=False)
 glue("erase_std", round(structured["standard"]["erase"], 2), display=False)
+noise_name = "noise augmentation"
+glue("strongest_std", round(strongest["standard"], 2), display=False)
+glue("strongest_atk", round(strongest[atk_name], 2), display=False)
+glue("strongest_noise", round(strongest[noise_name], 2), display=False)
+glue("swap_noise", round(structured[noise_name]["swap"], 2), display=False)
+glue("uv_noise", round(final[noise_name][0] / final[noise_name][1], 2), display=False)
+glue("s_v_noise", round(energy[noise_name][1], 2), display=False)
+glue("cross_noise", round(cross[noise_name], 2), display=False)
+glue("cross_atk", round(cross[atk_name], 2), display=False)
 
 # %% [markdown]
 # ### Real images: the 8×8 digits
@@ -767,17 +838,36 @@ glue("erase_std", round(structured["standard"]["erase"], 2), display=False)
 # The same comparison on the 1,797 handwritten digits that ship with scikit-learn ($8\times8$
 # pixels scaled to $[0, 1]$, `digits_train` of them for training, the rest for testing), with a small
 # CNN: two $3\times3$ convolutions with 8 and 16 channels, each followed by a ReLU and $2\times2$ max
-# pooling, and a linear read-out; Adam, batches of 128. Each method trains `digits_replicates`
-# CNNs at once (vectorised with `torch.vmap`), and replicate $r$ starts from the same initial
-# weights and sees the same batch order under every method, so that the methods can be compared
-# replicate by replicate. The methods: standard training; training on a random perturbation of
-# radius $k\,\varepsilon_{\rm img}$ for each $k$ in `digits_noise` (noise ×$k$, baselines that
-# have the perturbation's size but not the adversary); and adversarial training with
-# `pgd_train_steps`-step $\ell_2$ PGD at $\varepsilon_{\rm img}$. The noise reaches far beyond
-# the adversary's radius because a random direction in 64 pixels puts only about $1/\sqrt{64}$ of
-# its length along any fixed direction: noise at $\varepsilon_{\rm img}$ is a weak baseline, and
-# the largest noise radius, {glue:}`noise_max_frac` of the mean image norm, costs more clean
-# accuracy than adversarial training does. Robustness can then be compared at matched cost.
+# pooling, and a linear read-out; Adam, batches of 128, `digits_epochs` epochs. Every baseline
+# trains `digits_replicates` CNNs, all baselines at once (the CNNs stacked and vectorised with
+# `torch.vmap`), and replicate $r$ starts from the same initial weights and sees the same batch
+# order under every method, so that the methods can be compared replicate by replicate. The
+# methods: standard training; training on a random perturbation of radius
+# $k\,\varepsilon_{\rm img}$ for each $k$ in `digits_noise` (noise ×$k$, baselines that have
+# the perturbation's size but not the adversary); label smoothing of strength $\eta$ for each
+# $\eta$ in `digits_smoothing` (a regulariser with no perturbation at all); and adversarial
+# training with `pgd_train_steps`-step $\ell_2$ PGD at $\varepsilon_{\rm img}$. The noise
+# reaches far beyond the adversary's radius because a random direction in 64 pixels puts only
+# about $1/\sqrt{64}$ of its length along any fixed direction: noise ×8 is the matched radius of
+# the synthetic rule ({glue:}`noise_max_frac` of the mean image norm), and it costs about as much
+# clean accuracy as adversarial training does ({glue:}`clean_noise_max` against
+# {glue:}`clean_atk` in this run), so that the noise curve passes close to adversarial training's
+# clean accuracy (the `paper` preset adds ×6 and ×16).
+#
+# Two counts and a rule are fixed here, not by the effects measured. The epochs are set by
+# the time budget; the cell below prints the standard CNNs' training accuracy after them (lowest
+# replicate {glue:}`fit_std`: close to fitting, not converged), and the `paper` preset trains
+# three times as long. The replicate count, `digits_replicates` (larger in the `paper`
+# preset), is set by the time budget too: with $R$ paired replicates the test of three
+# standard errors detects, on 99 % of seeds, a mean paired difference of $(3 + 2.33)/\sqrt R$ =
+# {glue:}`detectable` standard deviations of the differences, and a smaller effect is one that
+# this chapter does not claim to see. A CNN can collapse in training, and one collapsed network
+# would drag a mean and inflate a standard deviation; the rule for it: a baseline CNN that fits less than
+# half of its training set (chance is a tenth), or whose share is undefined, has collapsed, and
+# its replicate leaves every comparison ({glue:}`n_kept` of the `digits_replicates` replicates
+# are kept in this run). The rule does not apply to adversarial training, the method on trial,
+# so that it cannot choose its own replicates: a collapsed adversarial CNN stays in as a
+# failure, with its own accuracies and the worst share, 1.
 #
 # The radius follows a rule fixed by the data alone: $\varepsilon_{\rm img}$ is half the smallest
 # distance between two class-mean training images, the distance that takes one class mean to the
@@ -862,6 +952,15 @@ batch_orders = [
     torch.rand(R, digits_train, generator=digits_gen).argsort(1).to(device)
     for _ in range(digits_epochs)
 ]
+noise_scale = {f"noise ×{k:g}": k for k in digits_noise}
+smoothing = {f"smoothing {s:g}": s for s in digits_smoothing}
+baselines = ["standard", *noise_scale, *smoothing]
+base_radius = torch.tensor(
+    [noise_scale.get(k, 0.0) * digits_eps for k in baselines], device=device
+).repeat_interleave(R)  # per CNN, the R replicates of each baseline in a block
+base_smooth = torch.tensor(
+    [smoothing.get(k, 0.0) for k in baselines], device=device
+).repeat_interleave(R)
 
 
 def one_cnn(params, X):
@@ -869,34 +968,43 @@ def one_cnn(params, X):
 
 
 def cnn_scores(params, X):
-    """Scores (R n, 10): the r-th CNN on the r-th block of n images of X (R n, ...)."""
-    by_replicate = X.view(R, -1, *X.shape[1:])
-    return torch.vmap(one_cnn)(params, by_replicate).flatten(0, 1)
+    """Scores (M n, 10): the i-th of M stacked CNNs on the i-th block of n images."""
+    by_model = X.view(len(params["0.bias"]), -1, *X.shape[1:])
+    return torch.vmap(one_cnn)(params, by_model).flatten(0, 1)
 
 
 def train_cnns(kind):
+    """kind "AT": R CNNs with the adversary; kind "baselines": every baseline at once,
+    one block of R CNNs each, with that baseline's noise radius and label smoothing."""
+    copies = 1 if kind == "AT" else len(baselines)
     params = {
-        key: value.clone().requires_grad_(True) for key, value in cnn_init.items()
+        key: value.repeat(copies, *[1] * (value.dim() - 1)).requires_grad_(True)
+        for key, value in cnn_init.items()
     }
     opt = torch.optim.Adam(params.values(), lr=0.01)
     for order in lib.progress(batch_orders, enabled=progress, desc=kind):
         for batch in order.split(128, dim=1):
+            batch = batch.repeat(copies, 1)  # the same batches in every block
             X, y = Xd_train[batch].flatten(0, 1), yd_train[batch].flatten()
-            if kind in noise_scale:
-                X = X + random_sphere(X, noise_scale[kind] * digits_eps)
-            elif kind != "standard":
+            if kind == "AT":
                 X = X + adversary(params, X, y, pgd_train_steps, score=cnn_scores)
-            value = torch.nn.functional.cross_entropy(
-                cnn_scores(params, X), y, reduction="sum"
-            )
+                smoothed = control == "label-smoothing"  # smoothing, no adversary
+                eta = torch.full((len(y),), 0.3 * smoothed, device=device)
+            else:
+                radius = base_radius.repeat_interleave(batch.shape[1])
+                X = X + random_sphere(X, 1.0) * radius.view(-1, 1, 1, 1)
+                eta = base_smooth.repeat_interleave(batch.shape[1])
+            logp = torch.log_softmax(cnn_scores(params, X), 1)
+            nll = -logp.gather(1, y[:, None])[:, 0]
+            value = ((1 - eta) * nll - eta * logp.mean(1)).sum()  # label smoothing eta
             opt.zero_grad()
-            (value / batch.shape[1]).backward()  # each replicate's mean loss
+            (value / batch.shape[1]).backward()  # each CNN's mean loss
             opt.step()
     return {key: value.detach() for key, value in params.items()}
 
 
 def nonrobust_share(params, X, y):
-    """Per replicate, the mean over images of v / (u + v) for the margin's gradient."""
+    """Per CNN, the mean over images of v / (u + v) for the margin's gradient."""
     X = X.clone().requires_grad_(True)
     out = cnn_scores(params, X)
     others = out.masked_fill(torch.nn.functional.one_hot(y, 10).bool(), -math.inf)
@@ -905,41 +1013,78 @@ def nonrobust_share(params, X, y):
     grad = grad.flatten(1).double()
     top = grad @ B_top @ B_top.T
     u, v = top.norm(dim=1), (grad - top).norm(dim=1)
-    return (v / (u + v)).view(R, -1).mean(1)
+    return (v / (u + v)).view(len(params["0.bias"]), -1).mean(1)
 
 
-def replicate_accuracy(params, X, y):
+def per_cnn_accuracy(params, X, y):
     with torch.no_grad():
-        return (cnn_scores(params, X).argmax(1) == y).double().view(R, -1).mean(1)
+        right = cnn_scores(params, X).argmax(1) == y
+    return right.double().view(len(params["0.bias"]), -1).mean(1)
 
 
-noise_scale = {f"noise ×{k:g}": k for k in digits_noise}
-noise_colours = colormaps["Purples"](np.linspace(0.45, 0.9, len(digits_noise)))
+smooth_colours = colormaps["Greens"](np.linspace(0.45, 0.9, len(digits_smoothing)))
 digit_methods = {
     "standard": colour["standard"],
     **dict(zip(noise_scale, noise_colours)),
+    **dict(zip(smoothing, smooth_colours)),
     atk_name: colour[atk_name],
 }
-digit_radii = [0.0, digits_eps]  # radius 0: clean accuracy
-Xt, yt = Xd_test.repeat(R, 1, 1, 1), yd_test.repeat(R)  # one copy per replicate
-t0 = time.perf_counter()
-d_clean, d_robust, d_share = {}, {}, {}
-for kind in digit_methods:
+t0 = time.process_time()
+d_clean, d_robust, d_share, d_fit = {}, {}, {}, {}
+for kind, names in (("baselines", baselines), ("AT", [atk_name])):
     params = train_cnns(kind)
-    d_clean[kind] = replicate_accuracy(params, Xt, yt)
-    d_robust[kind] = [d_clean[kind]] + [
-        replicate_accuracy(
-            params, Xt + pgd(params, Xt, yt, eps, attack_steps, cnn_scores), yt
+    M = len(names) * R
+    Xt, yt = Xd_test.repeat(M, 1, 1, 1), yd_test.repeat(M)  # one copy per CNN
+    Xf, yf = Xd_train.repeat(M, 1, 1, 1), yd_train.repeat(M)
+    attacked = Xt + pgd(params, Xt, yt, digits_eps, attack_steps, cnn_scores)
+    results = (
+        per_cnn_accuracy(params, Xt, yt),
+        per_cnn_accuracy(params, attacked, yt),
+        nonrobust_share(params, Xt, yt),
+        per_cnn_accuracy(params, Xf, yf),
+    )
+    for i, name in enumerate(names):
+        block = slice(i * R, (i + 1) * R)
+        d_clean[name], d_robust[name], d_share[name], d_fit[name] = (
+            r[block] for r in results
         )
-        for eps in digit_radii[1:]
-    ]
-    d_share[kind] = nonrobust_share(params, Xt, yt)
-print(f"digits: {time.perf_counter() - t0:.1f} s wall-clock, {R} CNNs per method")
+print(f"digits: {time.process_time() - t0:.1f} s CPU, {R} CNNs per method")
+print(
+    f"training accuracy after {digits_epochs} epochs: standard "
+    f"{d_fit['standard'].min():.3f} (lowest CNN), "
+    f"adversarial {d_fit[atk_name].min():.3f}"
+)
+glue("fit_std", round(d_fit["standard"].min().item(), 3), display=False)
+
+
+# The collapse rule, fixed before any comparison: a baseline CNN that fits less
+# than half of its training set (or whose share is undefined) has collapsed, and
+# its replicate leaves every paired comparison. Adversarial training cannot drop a
+# replicate: a collapsed adversarial CNN stays in, with the worst share, 1.
+def collapsed(kind):
+    return (d_fit[kind] < 0.5) | ~d_share[kind].isfinite()
+
+
+kept = torch.ones(R, dtype=torch.bool, device=device)
+for kind in digit_methods:
+    if kind != atk_name:
+        kept &= ~collapsed(kind)
+atk_collapsed = int(collapsed(atk_name).sum())
+d_share[atk_name] = d_share[atk_name].nan_to_num(nan=1.0)
+for values in (d_clean, d_robust, d_share, d_fit):
+    for kind in values:
+        values[kind] = values[kind][kept]
+print(
+    f"replicates kept: {int(kept.sum())} of {R} (a baseline collapsed in "
+    f"{int((~kept).sum())}); adversarial CNNs collapsed, kept as failures: "
+    f"{atk_collapsed}"
+)
+glue("n_kept", int(kept.sum()), display=False)
 print(f"{'':>15}  clean  PGD@eps_img  non-robust share  (mean ± sd over the CNNs)")
 for kind in digit_methods:
     print(
         f"{kind:>15}  {d_clean[kind].mean():.2f}   "
-        f"{d_robust[kind][1].mean():.3f} ± {d_robust[kind][1].std():.3f}  "
+        f"{d_robust[kind].mean():.3f} ± {d_robust[kind].std():.3f}  "
         f"{d_share[kind].mean():.3f} ± {d_share[kind].std():.3f}"
     )
 glue("share_sd_std", round(d_share["standard"].std().item(), 3), display=False)
@@ -949,22 +1094,110 @@ for kind, key in (("standard", "std"), (noise_max, "noise_max"), (atk_name, "atk
     glue(f"clean_{key}", round(d_clean[kind].mean().item(), 2), display=False)
 
 # %% [markdown]
-# {numref}`fig-atf-digits` puts each method's clean accuracy against its accuracy under PGD at
-# $\varepsilon_{\rm img}$: noise buys robustness with clean accuracy along a curve, and the
-# question is whether adversarial training lies above that curve.
+# Noise and label smoothing buy robustness with clean accuracy, each along a curve that starts
+# at standard training. Adversarial training is therefore compared with each curve **at its own
+# clean accuracy**: a curve's value there is interpolated linearly in clean accuracy between the
+# two consecutive points of the curve (in order of strength) whose mean clean accuracies bracket
+# adversarial training's, with the same interpolation weight for every replicate so that the
+# comparison stays paired; a curve that never reaches that clean accuracy is read at its point
+# nearest to it. The comparison is the mean paired difference over the kept replicates in units
+# of three standard errors of the differences, against the curve that comes closest. The share is
+# also compared, in the same units, with standard training alone, as the paper compares it.
 
-# %% mystnb={"figure": {"caption": "Digits: clean test accuracy against accuracy under l2 PGD at eps_img (attack_steps steps), mean over the replicate CNNs (bars: one standard deviation over them), for standard training, training on random perturbations of radius k eps_img (noise \u00d7k, joined in order of k), and adversarial training at eps_img.", "name": "fig-atf-digits"}} tags=["hide-input"]
-fig, ax = lib.subplots()
-noise_points = np.array(
-    [[d_clean[k].mean().item(), d_robust[k][1].mean().item()] for k in noise_scale]
+# %%
+curves = {
+    "noise": ["standard", *noise_scale],
+    "label smoothing": ["standard", *smoothing],
+}
+clean_at = d_clean[atk_name].mean().item()
+
+
+def at_matched_clean(values, curve):
+    """Per replicate, the curve's value at adversarial training's mean clean accuracy,
+    and where on the curve it was read."""
+    for a, b in zip(curve, curve[1:]):
+        ca, cb = d_clean[a].mean().item(), d_clean[b].mean().item()
+        if ca != cb and min(ca, cb) <= clean_at <= max(ca, cb):
+            t = (ca - clean_at) / (ca - cb)
+            return (1 - t) * values[a] + t * values[b], f"{a} + {t:.2f} of {b}"
+    near = min(curve, key=lambda k: abs(d_clean[k].mean().item() - clean_at))
+    return values[near], f"{near} (nearest; the curve does not reach it)"
+
+
+def paired_gap(values, larger_is_better):
+    """Adversarial training minus each curve at matched clean accuracy, replicate by
+    replicate, in units of three standard errors (positive: AT is better); the
+    curve that comes closest, its gap, and every curve's matched values."""
+    sign = 1 if larger_is_better else -1
+    gaps, matched = {}, {}
+    for curve, kinds in curves.items():
+        matched[curve], where = at_matched_clean(values, kinds)
+        diff = sign * (values[atk_name] - matched[curve])
+        mean = diff.mean().item()
+        se = diff.std().item() / math.sqrt(len(diff)) if len(diff) > 1 else math.nan
+        if not math.isfinite(se):  # fewer than two replicates kept
+            gaps[curve] = math.nan
+        elif se > 0:
+            gaps[curve] = mean / (3 * se)
+        else:  # identical replicates (the adversary switched off)
+            gaps[curve] = 0.0 if mean == 0 else math.copysign(math.inf, mean)
+        print(f"  {curve:>15} at clean {clean_at:.3f}: {where}; gap {gaps[curve]:.2f}")
+    closest = min(gaps, key=lambda c: -math.inf if math.isnan(gaps[c]) else gaps[c])
+    return closest, gaps[closest], matched
+
+
+print(f"robust accuracy under PGD at eps_img (AT's clean accuracy {clean_at:.3f}):")
+robust_best, robust_gap, robust_matched = paired_gap(d_robust, True)
+print("non-robust share:")
+share_best, share_gap, share_matched = paired_gap(d_share, False)
+share_diff = d_share["standard"] - d_share[atk_name]  # the paper's comparison
+share_gap_std = math.nan  # fewer than two replicates kept, or no spread
+if len(share_diff) > 1 and share_diff.std() > 0:
+    share_se = share_diff.std().item() / math.sqrt(len(share_diff))
+    share_gap_std = share_diff.mean().item() / (3 * share_se)
+print(f"  {'standard':>15} (the paper's comparison): gap {share_gap_std:.2f}")
+for curve in curves:
+    print(
+        f"{curve:>15} at AT's clean accuracy: PGD {robust_matched[curve].mean():.3f}, "
+        f"share {share_matched[curve].mean():.3f}"
+    )
+print(
+    f"{atk_name:>15}: PGD {d_robust[atk_name].mean():.3f}, "
+    f"share {d_share[atk_name].mean():.3f}"
 )
-ax.plot(*noise_points.T, "-", color=noise_colours[-1], lw=0.8, zorder=1)
+for curve, key in (("noise", "noise"), ("label smoothing", "ls")):
+    glue(f"share_{key}_matched", round(share_matched[curve].mean().item(), 3), False)
+    glue(f"pgd_{key}_matched", round(robust_matched[curve].mean().item(), 3), False)
+glue("pgd_atk_digits", round(d_robust[atk_name].mean().item(), 3), display=False)
+glue("clean_ls_min", round(min(d_clean[k].mean().item() for k in smoothing), 2), False)
+glue("detectable", round((3 + 2.33) / math.sqrt(R), 1), display=False)
+glue("share_gap_curve", round(share_gap, 2), display=False)
+glue("share_curve", share_best, display=False)
+
+# %% [markdown]
+# {numref}`fig-atf-digits` shows the two curves, adversarial training, and the points of the
+# curves at its clean accuracy.
+
+# %% mystnb={"figure": {"caption": "Digits: clean test accuracy against accuracy under l2 PGD at eps_img (attack_steps steps), mean over the replicate CNNs (bars: one standard deviation over them), for standard training, training on random perturbations of radius k eps_img (noise \u00d7k, purple, joined in order of k), label smoothing (green, joined in order of strength), and adversarial training at eps_img. Open diamonds: each curve interpolated at adversarial training's clean accuracy.", "name": "fig-atf-digits"}} tags=["hide-input"]
+fig, ax = lib.subplots()
+for (curve, kinds), line in zip(curves.items(), (noise_colours, smooth_colours)):
+    points = [[d_clean[k].mean().item(), d_robust[k].mean().item()] for k in kinds]
+    ax.plot(*np.array(points).T, "-", color=line[-1], lw=0.8, zorder=1)
+    ax.plot(
+        clean_at,
+        robust_matched[curve].mean().item(),
+        "D",
+        mfc="none",
+        ms=9,
+        color=line[-1],
+        label=f"{curve} at AT's clean accuracy",
+    )
 for kind in digit_methods:
     ax.errorbar(
         d_clean[kind].mean().item(),
-        d_robust[kind][1].mean().item(),
+        d_robust[kind].mean().item(),
         xerr=d_clean[kind].std().item(),
-        yerr=d_robust[kind][1].std().item(),
+        yerr=d_robust[kind].std().item(),
         fmt="o",
         color=digit_methods[kind],
         label=kind,
@@ -980,31 +1213,19 @@ lib.show(fig)
 # Chance is $1/K$. "Dominates" means larger at the end of training (a ratio above 1), and the
 # swap-attack gap "far above" is at least 0.5, half the accuracy range. The synthetic attacks are
 # all at the radius $\varepsilon^\star$ of {eq}`eq-atf-radius`. For standard training the robust
-# accuracy line is chance (claims 3 and 4). For adversarial training (claim 9) the test is that
-# its accuracy under the strongest attack exceeds standard training's by more than three binomial
-# standard errors over the `n_test` test points; how close it stays to the idealised dichotomy of
-# {prf:ref}`atf-prop-window`, where a network built on the robust feature survives every attack,
-# is the size the claim prints and the seed sweep reports. The paper's "suppresses non-robust
-# feature learning" is read scale-free, as the energy share $s_v$ of {eq}`eq-atf-share` falling
-# below one half: the non-robust feature no longer dominates the filters.
-#
-# On the digits, adversarial training is compared replicate by replicate with the best baseline
-# at matched cost: standard training, noise up to the adversary's own radius, and every larger
-# noise radius whose mean clean accuracy is at least adversarial training's. Noise that costs
-# more clean accuracy buys more robustness, so a comparison with it would not be at matched
-# cost; the claims cell prints that comparison too. The mean paired difference must exceed three standard errors of the
-# paired differences over the replicates, for robust accuracy and for the non-robust share alike.
-# The replicates carry the spread that matters: CNNs trained the same way from different initial
-# weights differ in share far more than the standard error over the test images (the standard
-# CNNs' shares have a standard deviation of {glue:}`share_sd_std` over the replicates), and
-# pairing removes the part of that spread that the initial weights and batch order give every
-# method alike. The effect on the share is small against that spread, so the replicate count is
-# set by the test's power: from the paired differences, the claims cell prints how many replicates
-# the share test needs to pass on 99 % of seeds ({glue:}`share_needed` on this seed, against the
-# `digits_replicates` we train).
+# accuracy line is chance (claim 4), and its non-robust share is read against one half, as for
+# adversarial training (claim 3). The paper's "suppresses non-robust feature learning"
+# is read scale-free, as the energy share $s_v$ of {eq}`eq-atf-share` falling below one half: the
+# non-robust feature no longer dominates the filters. For each adversarial network (claims 9–12)
+# we assert that it keeps its clean accuracy, and test its accuracy under the strongest attack
+# against standard training's, by three binomial standard errors over the `n_test` test points
+# (the paper's comparison). On the digits, adversarial training's robust accuracy is compared
+# replicate by replicate with the noise and label-smoothing curves at its own clean accuracy, as
+# described above, and must beat the closer of the two by more than three standard errors of the
+# paired differences; its non-robust share must lie below standard training's by as much.
 
 # %%
-std, at1, atk = methods
+std, _, at1, atk = methods
 claims = lib.Claims(
     "adversarial-training-features", paper="li2025adversarial", control=control
 )
@@ -1026,10 +1247,11 @@ claims.add(
     fmt="{:.2f}",
 )
 claims.add(
-    f"Standard training: PGD alone leaves accuracy at {eps_txt} ≤ chance 1/K",
-    robust[std][at_star],
-    "adversarial examples exist (Abstract)",
-    robust[std][at_star] <= 1 / K,
+    "Standard training: the non-robust feature holds more than half of the filters' "
+    "energy (share s_v > 1/2)",
+    energy[std][1],
+    "learns mainly the non-robust feature (Abstract)",
+    energy[std][1] > 0.5,
     fmt="{:.2f}",
 )
 claims.add(
@@ -1058,17 +1280,33 @@ for name in (at1, atk):
         energy[name][1] < 0.5,
         fmt="{:.2f}",
     )
-p_at, p_std = strongest[atk], strongest[std]
-se_strongest = math.sqrt((p_at * (1 - p_at) + p_std * (1 - p_std)) / n_test)
-strongest_gap = (p_at - p_std) / (3 * max(se_strongest, 0.5 / n_test))
-claims.add(
-    f"{atk}: accuracy at {eps_txt} under the strongest attack (PGD, every structured "
-    "attack, PGD from the best of them) above standard training's (gap / 3 s.e. > 1)",
-    f"{p_at:.2f} against {p_std:.2f} ({strongest_gap:.1f})",
-    "improves network robustness (Abstract)",
-    strongest_gap > 1,
-    value=p_at,
-)
+
+
+def binomial_se(*ps):
+    """Standard error of a difference of test-set accuracies (floor: half a point)."""
+    return max(math.sqrt(sum(p * (1 - p) for p in ps) / n_test), 0.5 / n_test)
+
+
+p_std = strongest[std]
+for name in (at1, atk):
+    p_at = strongest[name]
+    claims.add(
+        f"{name}: clean test accuracy ≥ 0.95",
+        clean[name],
+        "robust without giving up the task (precondition, not a claim of the paper)",
+        clean[name] >= 0.95,
+        fmt="{:.2f}",
+    )
+    gap = (p_at - p_std) / (3 * binomial_se(p_at, p_std))
+    claims.add(
+        f"{name}: accuracy at {eps_txt} under the strongest attack (PGD, every "
+        "structured attack, PGD from the best of them) above standard training's "
+        "(gap / 3 s.e. > 1)",
+        f"{p_at:.2f} against {p_std:.2f} ({gap:.1f})",
+        "improves network robustness (Abstract)",
+        gap > 1,
+        value=p_at,
+    )
 claims.add(
     f"{atk}: swap-attack accuracy at {eps_txt} exceeds standard training's by ≥ 0.5",
     swap[atk] - swap[std],
@@ -1077,22 +1315,6 @@ claims.add(
     swap[atk] - swap[std] >= 0.5,
     fmt="{:.2f}",
 )
-clean_at = d_clean[atk].mean().item()
-matched = ["standard"] + [  # radii up to the adversary's, and larger at matched cost
-    k for k in noise_scale if noise_scale[k] <= 1 or d_clean[k].mean() >= clean_at
-]
-everyone = ["standard", *noise_scale]
-
-
-def paired_gap(values, larger_is_better, pool):
-    """The best baseline of pool, and AT minus it replicate by replicate, in units of
-    three standard errors of the paired differences (positive: AT is better)."""
-    sign = 1 if larger_is_better else -1
-    best = max(pool, key=lambda kind: sign * values[kind].mean().item())
-    diff = sign * (values[atk] - values[best])
-    return best, (diff.mean() / (3 * diff.std() / math.sqrt(R))).item()
-
-
 claims.add(
     "Digits, standard CNN: clean test accuracy ≥ 0.9",
     d_clean["standard"].mean().item(),
@@ -1100,56 +1322,36 @@ claims.add(
     d_clean["standard"].mean().item() >= 0.9,
     fmt="{:.2f}",
 )
-d_pgd = {kind: accs[1] for kind, accs in d_robust.items()}
-robust_best, robust_gap = paired_gap(d_pgd, True, matched)
 claims.add(
-    "Digits: AT's PGD robust accuracy at eps_img above the best baseline at matched "
-    "clean accuracy (paired gap / 3 s.e. > 1)",
+    "Digits: AT's PGD robust accuracy at eps_img above noise and label smoothing at "
+    "AT's clean accuracy (paired gap / 3 s.e. > 1 against the closer curve)",
     robust_gap,
     "improves robustness on real images (Abstract)",
     robust_gap > 1,
     fmt="{:.2f}",
 )
-share_best, share_gap = paired_gap(d_share, False, matched)
 claims.add(
-    "Digits: AT's non-robust share v / (u + v) below the best baseline at matched "
-    "clean accuracy (paired gap / 3 s.e. > 1)",
-    share_gap,
+    "Digits: AT's non-robust share v / (u + v) below standard training's (paired gap "
+    "/ 3 s.e. > 1)",
+    share_gap_std,
     "suppresses non-robust features on real images (Abstract)",
-    share_gap > 1,
+    share_gap_std > 1,
     fmt="{:.2f}",
 )
-print(f"baselines (AT's clean accuracy {clean_at:.3f}): {', '.join(matched)}")
-print(f"  best for robust accuracy: {robust_best}; for the share: {share_best}")
-robust_any, robust_gap_any = paired_gap(d_pgd, True, everyone)
-share_any, share_gap_any = paired_gap(d_share, False, everyone)
-print(
-    f"against every baseline: robust gap {robust_gap_any:.2f} ({robust_any}), "
-    f"share gap {share_gap_any:.2f} ({share_any})"
-)
-glue("robust_gap_any", round(robust_gap_any, 2), display=False)
-glue("share_gap_any", round(share_gap_any, 2), display=False)
-z_power = 3 + 2.33  # the 3 s.e. bar, plus a one-sided 99 % allowance for noise
-share_needed = (  # replicates for the share test to pass on 99 % of seeds
-    math.ceil((z_power * math.sqrt(R) / (3 * share_gap)) ** 2) if share_gap > 0 else 0
-)
-print(
-    f"replicates the share test needs to pass on 99 % of seeds: {share_needed} "
-    f"(this run: {R})"
-)
-glue("share_needed", share_needed, display=False)
+print(f"closest curve: {robust_best} for robust accuracy")
 claims.report()
 
 # %% [markdown]
-# Every claim above is also run under **controls**, declared in `controls.yaml`: adversarial
-# training without its adversary, or with the adversary replaced by a random perturbation of the
-# same radius (in the synthetic data and on the digits); training labels shuffled; and the race of
-# {prf:ref}`atf-prop-race` run in the polynomial part of the activation ($\varrho = 0.02$), where
-# the robust feature wins it under standard training. On the digits the first two turn the
-# adversarial CNNs into standard or noise ×1 CNNs, so the digits claims test for a gap that no
-# training without the adversary gives at the same clean accuracy. The table shows, for each
+# Every claim above is also run under **controls**, declared in `controls.yaml`. Adversarial
+# training without its adversary, or with the adversary replaced by a random perturbation of its
+# own radius (nearly standard training, see above), by isotropic noise at the matched radius
+# (`noise-augmentation`), by noise at three times the radius (`noise-x3`), or by label smoothing
+# without any perturbation (`label-smoothing`), in the synthetic data and on the digits; training
+# labels shuffled; the race of {prf:ref}`atf-prop-race` run in the polynomial part of the
+# activation ($\varrho = 0.02$), where the robust feature wins it under standard training. The
+# table shows, for each
 # claim, the controls under which its check comes out the other way (default parameters, seed 0).
-# Run one with `make run CHAPTER=adversarial-training-features CONTROL=random-perturbation`: the
+# Run one with `make run CHAPTER=adversarial-training-features CONTROL=noise-augmentation`: the
 # claims cell then names the control and fails if a claim it must flip still holds.
 #
 # ```{controls-table}
@@ -1157,50 +1359,81 @@ claims.report()
 
 # %% [markdown]
 # Standard training learns the dense feature first and ends with it on top (ratio $v/u$
-# {seeds}`1` over seeds 0–9), fits the data, and is broken at $\varepsilon^\star$ both by PGD and by
-# the swap attack ({seeds}`4:held` seeds). Adversarial training at $\varepsilon^\star$, with one
-# step or with 3-step PGD, puts the robust feature on top ({numref}`fig-atf-correlations`) and
-# takes the filters' energy off the non-robust feature: its share $s_v$ falls from
-# {glue:}`s_v_std` under standard training to {glue:}`s_v_atk` after 3-step PGD training in this
-# run ({seeds}`8` over seeds 0–9, claim 8). In absolute terms the non-robust correlation still
-# ends *above* standard training's ({glue:}`v_atk` against {glue:}`v_std` in this run), because
-# adversarial training makes the filters {glue:}`norm_ratio` times longer on average: the
-# correlation measures length as well as direction, and the scale-free share is the reading of
-# "suppresses" that a rescaling cannot fake. A random perturbation of the same radius leaves the
-# share where standard training puts it (the control `random-perturbation`).
+# {seeds}`1` and non-robust share {seeds}`3` over seeds 0–9), fits the data, and is broken at
+# $\varepsilon^\star$ by the swap attack ({seeds}`4:held` seeds). PGD breaks it too
+# ({numref}`fig-atf-robust`), but PGD and the spread attack also break a standard network that
+# has learned the robust feature (the control `polynomial-race`), so only the swap attack tests
+# the paper's mechanism. Adversarial training at $\varepsilon^\star$, with one step or with
+# 3-step PGD, puts the robust feature on top ({numref}`fig-atf-correlations`;
+# $u/v$ {seeds}`7` over seeds 0–9 for 3-step PGD) and takes the filters' energy off the
+# non-robust feature: its share $s_v$ falls from {glue:}`s_v_std` under standard training to
+# {glue:}`s_v_atk` after 3-step PGD training in this run ({seeds}`8` over seeds 0–9). In absolute
+# terms the non-robust correlation still ends *above* standard training's ({glue:}`v_atk` against
+# {glue:}`v_std` in this run), because adversarial training makes the filters
+# {glue:}`norm_ratio` times longer on average: the correlation measures length as well as
+# direction, and the scale-free share is the reading of "suppresses" that a rescaling cannot fake.
 #
-# Adversarial training makes the network more robust at $\varepsilon^\star$ than standard training
-# (claim 9), but much less than PGD alone suggests and less than the idealised network of
-# {prf:ref}`atf-prop-window`: under the strongest attack the 3-step network keeps {seeds}`9` of
-# its test points over seeds 0–9 (chance is $1/K$), against PGD's {glue:}`pgd_atk` in this run,
-# because PGD started from the erase-then-spread perturbation finds points that gradient ascent
-# from the clean input misses. The one-step network, the algorithm the paper analyses, keeps
-# {glue:}`strongest_at1` in this run ({numref}`fig-atf-robust`). So the dichotomy of the window,
-# every point of a robust-feature network surviving, is not what training delivers: the trained
-# cross filters are switched off only in part. Above $\varepsilon_{\rm spread}$ the robust
-# accuracy of every network collapses, as {prf:ref}`atf-prop-window` predicts.
+# **Heavy noise does all of this too.** Noise augmentation at $\varepsilon^\star\sqrt{Pd}$, with no
+# adversary, also puts the robust feature on top ($u/v$ = {glue:}`uv_noise` in this run), takes
+# even more of the filters' energy off the non-robust feature ($s_v$ = {glue:}`s_v_noise`, below
+# adversarial training's), switches the cross filters off more strongly (mean cross-correlation
+# {glue:}`cross_noise` against {glue:}`cross_atk`) and survives the swap attack
+# ({glue:}`swap_noise`). So claims 5–8 and 13 reproduce the paper's comparison with standard
+# training (claims 6 and 8 restate 5 and 7 as scale-free shares, so the controls flip them
+# together), but they do not single out the adversary: the `noise-augmentation` control leaves
+# them standing, and only the controls that take the perturbation's strength away (no adversary,
+# a random perturbation of the adversary's own radius, noise at three times it, label smoothing)
+# flip them. Noise at the adversary's own radius moves each feature direction by less than the
+# data noise, which is why it does nothing.
 #
-# On the digits, adversarial training at $\varepsilon_{\rm img}$ keeps more accuracy under PGD
-# than every baseline at matched cost ({numref}`fig-atf-digits`; claim 12, the
-# paired gap in units of three standard errors: {seeds}`12`), and its input gradients put a
-# smaller share of their norm into the weak principal directions of the images (claim 13, in the
-# same units: {seeds}`13`). Both hold on {seeds}`12:held` seeds: on seed 5 one of the ten
-# adversarially trained CNNs collapses in training, which leaves its share undefined and pulls
-# adversarial training's mean clean accuracy below that of every noise radius, so neither test
-# passes. Ten replicates are enough for the effect but not proof against such a failure. Noise lowers the share too, from {glue:}`share_std` for standard
-# training to {glue:}`share_noise_max` at the largest noise radius in this run, as noise
-# augmentation penalises every input direction alike; adversarial training lowers it to
-# {glue:}`share_atk`. Against every baseline, including the largest noise radius, which costs
-# more clean accuracy than adversarial training ({glue:}`clean_noise_max` against
-# {glue:}`clean_atk`), the robust-accuracy gap is {glue:}`robust_gap_any` and the share gap
-# {glue:}`share_gap_any` in the same units: the share that noise reaches when it pays more clean
-# accuracy is close to adversarial training's, so the share separates the two methods only at
-# matched cost. With three times the training epochs (the `paper` preset, {paper-preset}`runtime`)
-# the robust-accuracy gap is {paper-preset}`12` and the share gap at matched cost
-# {paper-preset}`13`, just above the bar, while the largest noise radius, which pays more clean
-# accuracy, ends with a smaller share than adversarial training. Both digits claims are therefore
-# reproduced at both training lengths, the share claim narrowly: it is a statement about matched
-# cost, not about noise in general.
+# What the adversary should add is robustness under the strongest attack. There standard
+# training keeps {glue:}`strongest_std` of its test points and the noise network
+# {glue:}`strongest_noise` in this run; the one-step adversarial network, the algorithm the paper
+# analyses, keeps {seeds}`10` over seeds 0–9 (one network per seed) and the 3-step network
+# {seeds}`12`. Each is above standard training by three standard errors (claims 10 and 12,
+# which hold on {seeds}`10:held` and {seeds}`12:held` of seeds 0–9): a single one-step network can end
+# as broken by the strongest attack as the standard one. That test does not single out the adversary: the
+# noise network clears it too in this run, and noise in the one-step slot keeps claim 10 (the
+# control `noise-augmentation`). In the 3-step slot the same noise recipe sometimes keeps
+# almost nothing under the strongest attack, as its draws differ as much as the adversarial
+# networks' do, so that control is not counted as flipping claim 12. The spread from one training run to the next is
+# as large as their distance to the noise network and to chance, so whether an adversarially
+# trained network keeps more of its test points than noise augmentation does, or more than
+# chance, depends on the run, and the chapter claims neither: a test with the power to decide it
+# needs many networks per method, and each costs a training run like the one above (its CPU
+# time is printed under the training cell). PGD alone, the usual evaluation, would call the adversarial networks robust: it
+# leaves the 3-step network {glue:}`pgd_atk` of its test points in this run. PGD started from the
+# erase-then-spread perturbation finds the points that gradient ascent from the clean input
+# misses, so the dichotomy of the window, every point of a robust-feature network surviving, is
+# not what training delivers: the trained cross filters are switched off only in part. Above
+# $\varepsilon_{\rm spread}$ the robust accuracy of every network collapses, as
+# {prf:ref}`atf-prop-window` predicts ({numref}`fig-atf-robust`).
+#
+# On the digits, adversarial training at $\varepsilon_{\rm img}$ keeps {glue:}`pgd_atk_digits` of
+# the test images under PGD, against {glue:}`pgd_noise_matched` for the noise curve and
+# {glue:}`pgd_ls_matched` for label smoothing at its clean accuracy ({numref}`fig-atf-digits`;
+# claim 15, the paired gap in units of three standard errors: {seeds}`15` over seeds 0–9, held
+# on {seeds}`15:held`). Label smoothing never costs as much clean accuracy as adversarial
+# training (lowest mean {glue:}`clean_ls_min` against {glue:}`clean_atk`), so it is read at its
+# point nearest to that clean accuracy; noise is the binding comparison. Putting noise in the
+# adversary's slot, at three times its radius (`noise-x3`) or at the matched radius, noise ×8
+# (`noise-augmentation`), or label smoothing (`label-smoothing`), flips the claim: neither noise
+# radius tried in the adversary's slot reaches the gap that the adversary reaches.
+#
+# Adversarial training lowers the non-robust share from {glue:}`share_std` for standard training
+# to {glue:}`share_atk` (claim 16, the paired gap in units of three standard errors:
+# {seeds}`16` over seeds 0–9, held on {seeds}`16:held`), as the paper says; label smoothing in the
+# adversary's slot raises it instead (the control `label-smoothing`). Noise at the same clean
+# accuracy lowers it nearly as far ({glue:}`share_noise_matched` in this run, a paired gap of
+# {glue:}`share_gap_curve` in the same units against the closer curve, {glue:}`share_curve`), and
+# the difference between adversary and noise is smaller than `digits_replicates` replicates
+# resolve: the chapter does not claim that the adversary lowers the share further than noise that
+# pays the same clean accuracy. Adversarial training itself does not always fit the digits: on
+# some seeds one of its CNNs stays near chance on its own training set, and since the collapse
+# rule keeps it in as a failure, claims 15 and 16 fail on those seeds (the sweep counts above);
+# they are the method's own failures, not noise in the baselines. The `paper` preset trains
+# three times as many epochs, with 8 replicates and finer noise and label-smoothing grids ({paper-preset}`runtime`): robust-accuracy
+# gap {paper-preset}`15`, share gap against standard training {paper-preset}`16`.
 #
 # ## How this compares with the paper
 #
@@ -1211,11 +1444,11 @@ claims.report()
 # | The paper | This chapter | Why they differ / what it means |
 # |---|---|---|
 # | Standard training learns mainly the non-robust feature | non-robust correlation {seeds}`1` times the robust one at the end of training, seeds 0–9 ({numref}`fig-atf-correlations`) | holds when the race of {eq}`eq-atf-race` runs in the linear part of $\tilde\sigma$; in the polynomial part the sparse feature wins (control `polynomial-race`) |
-# | Adversarial examples along negative non-robust directions | the swap attack $v_y \to v_{y'}$ (half of it along $-v_y$) and PGD at $\varepsilon^\star$ break standard training on {seeds}`3:held` seeds | the pure $-v_y$ direction cannot flip an arg max below $\beta\sqrt{P-1}$ (text above) |
-# | AT strengthens robust feature learning | robust correlation on top: $u/v$ = {seeds}`5` (1-step), {seeds}`7` (3-step) | holds; a random perturbation of the same radius does not do it |
-# | AT suppresses non-robust feature learning | energy share of the non-robust feature {seeds}`6` (1-step), {seeds}`8` (3-step), standard training {glue:}`s_v_std` in this run | holds scale-free; in absolute terms the correlation grows, with filters {glue:}`norm_ratio` times longer |
-# | AT improves robustness | 3-step AT: accuracy at $\varepsilon^\star$ under the strongest attack {seeds}`9`, standard training 0; swap attack above standard training's by {seeds}`10`; 1-step AT in {numref}`fig-atf-robust` | holds as "more robust than standard training"; the idealised dichotomy does not: PGD from the erase-then-spread point breaks much of the test set inside the window, and above $\varepsilon_{\rm spread}$ every network is broken |
-# | MNIST, CIFAR-10, SVHN with PGD training | the 8×8 digits, a two-layer ReLU CNN: robust accuracy and non-robust share better than every baseline at matched clean accuracy (default, on {seeds}`12:held` seeds, and `paper` preset: share gap {paper-preset}`13`) | smaller images and network; the share is our reading of "non-robust features" on images, and noise that pays more clean accuracy nearly matches it, or beats it when trained longer |
+# | Adversarial examples along negative non-robust directions | the swap attack $v_y \to v_{y'}$ (half of it along $-v_y$) breaks standard training on {seeds}`4:held` seeds; PGD at $\varepsilon^\star$ breaks it too ({numref}`fig-atf-robust`) | the pure $-v_y$ direction cannot flip an arg max below $\beta\sqrt{P-1}$ (text above) |
+# | AT strengthens robust feature learning | robust correlation on top: $u/v$ = {seeds}`5` (1-step), {seeds}`7` (3-step) | holds against standard training; noise augmentation at the matched radius does it too ($u/v$ = {glue:}`uv_noise` in this run), so it is not specific to the adversary |
+# | AT suppresses non-robust feature learning | energy share of the non-robust feature {seeds}`6` (1-step), {seeds}`8` (3-step), standard training {glue:}`s_v_std` in this run | holds scale-free against standard training; noise augmentation goes further ({glue:}`s_v_noise`); in absolute terms the correlation grows, with filters {glue:}`norm_ratio` times longer |
+# | AT improves robustness | accuracy at $\varepsilon^\star$ under the strongest attack: 1-step {seeds}`10`, 3-step {seeds}`12`, standard training {glue:}`strongest_std` and noise augmentation {glue:}`strongest_noise` in this run; swap attack above standard training's by {seeds}`13` | more robust than standard training (claims 10, 12); whether more robust than noise augmentation or than chance varies from one training run to the next and is not claimed; the swap claim holds for noise too |
+# | MNIST, CIFAR-10, SVHN with PGD training | the 8×8 digits, a two-layer ReLU CNN: robust accuracy above noise and label smoothing at the same clean accuracy (claim 15); non-robust share below standard training's (claim 16), not shown to be below that of noise at the same clean accuracy | smaller images and network; the share is our reading of "non-robust features" on images, and noise that pays the same clean accuracy lowers it nearly as far |
 #
 # ## Try it
 #
@@ -1223,20 +1456,18 @@ claims.report()
 #   ($\varrho = 0.02$): standard training then learns the robust feature first and ends with the
 #   robust correlation on top, as {prf:ref}`atf-prop-race` predicts, and the swap attack no longer
 #   fools it (the controls table).
+# * `window_point = 0.25` or `0.75` trains and attacks at a quarter or three quarters of the
+#   window instead of its midpoint. The theory makes the same predictions anywhere inside it;
+#   run both and see whether the claims table agrees.
 # * `train_eps = 0.4` trains and attacks just above $\varepsilon_{\rm spread}$: by
-#   {prf:ref}`atf-prop-window` no network of this form is robust there, and claim 9 (robust
-#   accuracy under the strongest attack above standard training's) is expected to fail, while the ratio claims
-#   can still hold: adversarial training at a radius outside the window can still learn the robust
-#   feature without making the network robust.
+#   {prf:ref}`atf-prop-window` no network of this form is robust there, and the claims of
+#   robustness under the strongest attack are expected to fail, while the ratio claims can still
+#   hold: adversarial training at a radius outside the window can still learn the robust feature
+#   without making the network robust.
 # * `train_steps = 600` trains three times longer (about three times the run time); compare the
 #   curves of {numref}`fig-atf-correlations` with the default to see whether the order of the
 #   correlations settles or keeps moving.
-# * `digits_noise = [1.0, 2.0, 4.0, 5.0, 6.0, 7.0, 8.0]` fills in the noise grid. Radii between
-#   4 and 8 that keep clean accuracy at adversarial training's join the matched baselines, and
-#   the share claim (13) can then fail: how well the share separates the adversary from noise
-#   depends on how finely the baselines are searched, and its margin is narrow at both training
-#   lengths. The robustness claim (12) is the one that holds up.
-# * `init_std = 0.1` starts every network from larger filters. Their initial directions then
-#   keep part of the filter energy, and standard training can end with $s_v$ below one half while
-#   the swap attack still breaks it: the half bar of claims 6 and 8 reads the energy share at the
-#   default initial scale, not against a baseline trained the same way.
+# * `digits_noise = [2.0, 4.0, 6.0, 8.0, 16.0]` and `digits_smoothing = [0.3, 0.6, 0.9]` refine
+#   the two baseline curves (the `paper` preset uses them); the interpolation then leans less on
+#   straight segments between distant points. `digits_replicates = 24` gives the share comparison
+#   with noise at matched clean accuracy about twice the resolution, at four times the cost.
