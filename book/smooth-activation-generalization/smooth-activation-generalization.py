@@ -262,7 +262,7 @@ rate_dim = 10  # input dimension of the separable data
 rate_margin = 0.5  # margin gamma of the linear teacher
 rate_step = 16.0  # gradient-descent step size
 rate_iters_per_sample = 0.5  # gradient-descent iterations T per training example
-rate_replicates = 4  # training sets per point
+rate_replicates = 8  # training sets per point (the power of the gap check)
 rate_n_test = 20000  # test points for the test loss
 progress = False  # a progress bar over long loops (on in paper.yaml)
 
@@ -471,10 +471,10 @@ def init_std_ours(d):
 # break the assumption on the data: `no-margin` draws them with margin $10^{-4}$ instead of
 # $\gamma$ (the labels stay clean and the bound keeps its $\gamma$), and `noisy-labels` flips a
 # tenth of the labels, training and test alike, so the data are neither noiseless nor
-# separable and the training loss cannot go to zero.
+# separable and the training loss cannot go to zero; `weak-noise` flips only a fiftieth.
 
 # %%
-label_noise = 0.1 if control == "noisy-labels" else 0.0  # flipped, train and test
+label_noise = {"noisy-labels": 0.1, "weak-noise": 0.02}.get(control, 0.0)  # train, test
 data_margin = 1e-4 if control == "no-margin" else rate_margin  # margin of the data
 ACTIVATIONS = {  # name: (sigma, sigma' written in terms of sigma(z))
     "tanh": (np.tanh, lambda h: 1.0 - h**2),
@@ -1233,11 +1233,11 @@ lib.show(fig)
 # $1/n$, and faster than the $\log^2 n/n$ of our derivation's bound on the gap. Noisy labels,
 # which keep the training loss away from zero so that the sum of losses in {eq}`eq-sag-stab`
 # grows with $T \propto n$, stop the gap from falling: $n$ times the gap then grows (the
-# controls table below). Removing the margin (`no-margin`) does not flip the check, and the
-# check cannot say more than that: it fails only when the data show $n$ times the gap growing,
-# so a weak effect that our training sets cannot resolve, such as a small fraction of noisy
-# labels, passes it. It tests stability, not learning: a network that does not train has no
-# gap either, which is why the training loss stands beside it in the table.
+# controls table below), and so does a fiftieth of noisy labels (`weak-noise`), an effect
+# small enough that only a check which must show the gap falling can see it. Removing the
+# margin (`no-margin`) does not flip the check. It tests stability, not learning: a network
+# that does not train has no gap either, which is why the training loss stands beside it in
+# the table.
 #
 # The test loss itself is another matter. It falls as $n$ to the power {glue:}`rate_slope` ±
 # {glue:}`rate_slope_se`, but at the largest $n$ it is mostly training loss, and the training
@@ -1297,9 +1297,9 @@ print(f"experiments: {runtime:.1f} s wall-clock")
 # ({prf:ref}`sag-prop-scaling`), not the paper. The rate is asserted as a bound,
 # $1/(\gamma^2 n)$ with constant 1 and the input margin, on the mean test error at every $n$.
 # The generalisation gap must fall at least as fast as $1/n$: $n$ times the gap, for every
-# training set, may not grow with $n$, read as a least-squares slope against $\ln n$ of at
-# most three standard errors. That tolerance passes a slope that the training sets cannot
-# resolve, so the check fails on clear growth only (see the rate section).
+# training set, may not grow with $n$, read as a least-squares slope against $\ln n$ whose
+# upper end, the slope plus two standard errors, is at most 0. The burden is on the claim: a
+# slope that the training sets cannot tell from growth fails it.
 
 # %%
 claims = lib.Claims(
@@ -1417,10 +1417,10 @@ claims.add(
 claims.add(
     "separable data, T ~ n: the generalisation gap (test minus train loss) falls at "
     "least as fast as 1/n: n x gap does not grow, least-squares slope against ln n "
-    "<= 3 s.e. (slope shown)",
+    "+ 2 s.e. <= 0 (slope shown)",
     gap_slope,
-    "test error ~ 1/n (abstract); the stability bound on the gap ~ log^2(n) / n",
-    bool(gap_slope <= 3 * gap_se),
+    "test error ~ 1/n (abstract)",
+    bool(gap_slope + 2 * gap_se <= 0),
     fmt="{:+.3f}",
 )
 claims.report()
@@ -1447,7 +1447,9 @@ print(
 # they become as accurate as ours. A wrong step in the
 # equivalent convention breaks our algebra. Data without a margin remove what the bound on the
 # test error rests on; noisy labels remove separability, so the training loss stays away from
-# zero and the gap no longer falls as $1/n$. Doubling the step is a positive control for the claim recorded as not
+# zero and the gap no longer falls as $1/n$, at a tenth of the labels and at a fiftieth. The
+# error bound is not counted as flipped by noisy labels, since flipped test labels put the
+# error above it for any classifier. Doubling the step is a positive control for the claim recorded as not
 # reproduced: with gain 3 per step the check must find at least 95% of the runs perfect at
 # exactly $\lceil\ln d\rceil$, so it can see the exact count when it holds. The table shows,
 # for each claim, the controls under which its check comes out the other way (default
