@@ -228,6 +228,33 @@ def test_check_html_finds_remote_and_missing_scripts(tmp_path):
     assert any("remote link //fonts" in p for p in problems)
     assert any("_static/missing.js is missing" in p for p in problems)
     assert any("no page loads MathJax" in p for p in problems)
+    page.write_text('<span class="output text_plain">‘0.16’</span>')
+    assert any(
+        "glued string ‘0.16’ shows its quotes" in p
+        for p in book_tools.check_html(tmp_path)
+    )
+
+
+def test_glued_strings_lose_their_repr_quotes():
+    from docutils import nodes
+    from docutils.utils import new_document
+
+    from lib.build import sphinx_glue
+
+    assert sphinx_glue.unquoted("'49 s CPU'") == "49 s CPU"
+    assert sphinx_glue.unquoted('"it\'s"') == "it's"
+    assert sphinx_glue.unquoted("0.16") == "0.16"
+    assert (
+        sphinx_glue.unquoted("'a' or 'b") == "'a' or 'b"
+    )  # not one quoted string: kept
+    document = new_document("test")
+    pasted = nodes.inline("'0.16'", "'0.16'", classes=["output", "text_plain"])
+    other = nodes.inline("'x'", "'x'", classes=["pasted-text"])
+    document += nodes.paragraph("", "", pasted, other)
+    transform = sphinx_glue.StripGluedStringQuotes(document)
+    transform.apply()
+    assert pasted.astext() == "0.16"
+    assert other.astext() == "'x'"
 
 
 def test_roles_print_recorded_numbers_and_refuse_missing_ones(tmp_path, monkeypatch):

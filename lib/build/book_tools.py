@@ -197,18 +197,26 @@ def prime_cache(cache_path: Path = CACHE) -> list[str]:
 
 
 def check_html(html_dir: Path = ROOT / "_build" / "html") -> list[str]:
-    """Problems that stop the built book working offline: a remote script or stylesheet, or a
-    local script (MathJax above all) that is not there. Returns the problems; [] when it is fine."""
+    """Problems of the built book: a remote script or stylesheet, or a local script (MathJax
+    above all) that is not there, which stop it working offline; a glued string pasted as its
+    Python repr, quotes included (``lib.build.sphinx_glue``). Returns the problems; [] when it
+    is fine."""
     import re
 
     problems, mathjax_pages = [], 0
     tag = re.compile(r"<(script|link)\b[^>]*>", re.IGNORECASE)
     attr = re.compile(r'\b(src|href|rel)\s*=\s*"([^"]*)"', re.IGNORECASE)
+    quoted = re.compile(r'class="output text_plain">([\'"‘“][^<]*)<')
     pages = sorted(p for p in html_dir.rglob("*.html") if "_static" not in p.parts)
     if not pages:
         return [f"no HTML pages under {html_dir}"]
     for page in pages:
-        for match in tag.finditer(page.read_text(encoding="utf-8")):
+        html = page.read_text(encoding="utf-8")
+        for text in quoted.findall(html):
+            problems.append(
+                f"{page.relative_to(html_dir)}: glued string {text} shows its quotes"
+            )
+        for match in tag.finditer(html):
             attrs = {k.lower(): v for k, v in attr.findall(match.group(0))}
             kind = match.group(1).lower()
             if kind == "link" and "stylesheet" not in attrs.get("rel", ""):
