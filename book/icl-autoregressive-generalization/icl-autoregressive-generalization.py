@@ -26,9 +26,11 @@
 # and to new topics, and that PAC-Bayes bounds for both levels shrink with the number of topics $K$,
 # sequences per topic $N$ and sequence length $T$. We pre-train a tiny causal transformer on next-step
 # prediction of random linear dynamical systems (one system per topic), measure its loss on unseen
-# systems along the prompt against an in-context least-squares predictor, sweep $K$ at a fixed number of
-# training tokens, sweep $N$ and $T$ at a fixed $K$, and evaluate a two-level PAC-Bayes bound on the
-# trained weights. The defaults train all the small models at once, in about a minute on a CPU;
+# systems along the prompt against an in-context least-squares predictor and against a model that
+# only recalls its training systems, sweep $K$ at a fixed number of training tokens, sweep $N$ and $T$
+# at a fixed $K$, and evaluate a two-level PAC-Bayes bound on the trained weights. The defaults train
+# all the small models at once, in under a minute of CPU time on one core (the pre-training's CPU
+# time is printed below it);
 # `make run CHAPTER=icl-autoregressive-generalization PRESET=paper` runs a larger preset (GPU territory:
 # its runtime estimate is in `paper.yaml`).
 # ```
@@ -95,7 +97,9 @@
 # *infer* the topic from the prefix has both small, and that is ICL. A small topic gap alone does not
 # prove it, though: a model that stores the $K$ training systems and weighs them by how well each explains
 # the prefix (a Bayesian mixture over memorised topics) also has a small topic gap once the $K$ topics
-# cover the space of systems densely, which is the limitation stated in {ref}`sec-iclar-limits`.
+# cover the space of systems densely. The chapter therefore runs that memoriser beside the transformer
+# ({ref}`sec-iclar-memoriser`) and asks the transformer to beat it; {ref}`sec-iclar-limits` says what
+# the checks still leave open.
 #
 # ```{prf:theorem} Two-level PAC-Bayes bounds (informal; the rates are this chapter's reading)
 # :label: iclar-thm-main
@@ -193,11 +197,13 @@
 # * The paper's experiments train GPT-2 on linear dynamical systems, on the synthetic GINC language of
 #   {cite:t}`xie2022explanation` (sequences from a mixture of hidden Markov models, one per concept) and on
 #   real language tasks. We use a two-layer causal transformer with {glue:}`n_weights` weights and linear
-#   dynamical systems in $d = 2$ dimensions with rotation-like dynamics
-#   ({prf:ref}`iclar-def-lds`, our choice of topic distribution: the notes do not give the paper's).
-#   GINC and its sweep over the number of hidden Markov models, and the real-language tasks, are not run,
-#   in the default or in the `paper` preset: the chapter tests the theory on one of the paper's three data
-#   sets only.
+#   dynamical systems in $d$ = `state_dim` = 4 dimensions (the notes' suggestion) with scaled orthogonal
+#   dynamics ({prf:ref}`iclar-def-lds`, our choice of topic distribution: the notes do not give the
+#   paper's).
+# * **Left out:** GINC (sequences from a mixture of hidden Markov models, one per concept) and its sweep
+#   over the number of hidden Markov models, and the real-language tasks, are not run, in the default or
+#   in the `paper` preset: the chapter tests the theory on one of the paper's three data sets only, and
+#   its $K$ claims stand on linear systems, not on the paper's GINC evidence.
 # * The notes flag a confound in the paper's sweeps: changing $K$, $N$ or $T$ also changes the amount of data.
 #   Our $K$ sweep keeps $KN$ (hence $KNT$ tokens) fixed; the $N$ and $T$ sweeps at fixed $K$ change the
 #   data, as the theorem's $N$ and $T$ do.
@@ -215,7 +221,7 @@
 # %% tags=["parameters"]
 seed = 0
 device = "cpu"  # "cpu", "cuda" or "auto"
-state_dim = 2  # d, the dimension of a token x_t
+state_dim = 4  # d, the dimension of a token x_t
 seq_len = 16  # T, next-token targets per sequence
 rho = 0.95  # spectral radius of every topic matrix A
 noise_std = 0.1  # sigma, the noise of the dynamics
@@ -223,14 +229,15 @@ topic_counts = [1, 4, 16, 64]  # the K sweep, at a fixed number of training sequ
 total_sequences = 256  # K times N in the K sweep (fixed tokens)
 sweep_topics = 16  # the K of the N sweep
 sweep_per_topic = [4, 16, 64]  # the N sweep at K fixed to sweep_topics
-sweep_lengths = [4, 8, 16]  # the T sweep, at K sweep_topics and N sweep_per_topic[0]
+sweep_lengths = [4, 8, 16]  # the T sweep, at K sweep_topics and ...
+length_per_topic = 16  # ... N length_per_topic sequences per topic
 replicates = 2  # independent pre-training runs per (K, N)
 d_model = 16  # transformer width
 n_layers = 2  # transformer blocks
 n_heads = 1  # attention heads per block
 train_steps = 600  # Adam steps (all models train at once)
 batch_size = 32  # sequences per step and model
-learning_rate = 0.003
+learning_rate = 0.006
 n_test = 1024  # test sequences (unseen topics, and seen topics per model)
 loss_clip = 1.0  # c, the clip of the per-token loss in the bound
 sigma_grid = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05]  # posterior and prior scales
@@ -250,6 +257,7 @@ except ModuleNotFoundError:
     ) from None
 import math
 import time
+from fractions import Fraction
 
 import numpy as np
 import torch
@@ -278,6 +286,7 @@ lib.check_int_list(
 lib.check_int_list(
     "sweep_lengths", sweep_lengths, low=1, high=seq_len, min_len=2, increasing=True
 )
+lib.check_int("length_per_topic", length_per_topic, low=1)
 lib.check_int("replicates", replicates, low=1)
 lib.check_int("d_model", d_model, low=2)
 lib.check_int("n_heads", n_heads, low=1)
@@ -299,7 +308,7 @@ control = lib.check_control("icl-autoregressive-generalization", control)
 
 configs = [(k, total_sequences // k, seq_len) for k in topic_counts]  # (K, N, T)
 configs += [(sweep_topics, n, seq_len) for n in sweep_per_topic]
-configs += [(sweep_topics, sweep_per_topic[0], t) for t in sweep_lengths]
+configs += [(sweep_topics, length_per_topic, t) for t in sweep_lengths]
 configs = list(dict.fromkeys(configs))  # each configuration once
 runs = [c for c in configs for _ in range(replicates)]  # one model per entry
 n_models, max_seqs = len(runs), max(k * n for k, n, t in runs)
@@ -395,6 +404,37 @@ def ridge_predictions(x):
 def per_position_loss(pred, x):
     """Mean over sequences of the per-coordinate squared error, per position t."""
     return ((pred - x[..., 1:, :]) ** 2).mean(-1).mean(-2)
+
+
+# %% [markdown]
+# (sec-iclar-memoriser)=
+# ### A memoriser of the training topics
+#
+# A model can also use the prompt without inferring an unseen system: it can store its $K$
+# training systems $A_1, \dots, A_K$ and weigh them by how well each explains the prefix. With
+# the noise law of {eq}`eq-iclar-lds` and a uniform prior over the stored systems, the posterior
+# weight of $A_k$ after $x_{0:t}$ is $w_{k,t} \propto \exp\big(-\sum_{s<t} \lVert x_{s+1} - A_k
+# x_s\rVert^2 / (2\sigma^2)\big)$, and the *memoriser* predicts $\hat x_{t+1} = \sum_k w_{k,t} A_k
+# x_t$. It is the Bayes predictor for a prompt drawn from one of the training topics, so on seen
+# topics it is as good as a model can be; on an unseen topic its error grows with the distance
+# from $A$ to the nearest stored system. It is the reference that separates learning in context
+# from recalling the training topics, and the control `memorised-topics` puts it in the
+# transformer's place.
+
+# %%
+def memoriser_predictions(x, bank, chunk=256):
+    """Posterior-mean predictions over stored systems bank[K, d, d]; x[b, T + 1, d]."""
+    out = []
+    for i in range(0, len(x), chunk):
+        prev, nxt = x[i : i + chunk, :-1], x[i : i + chunk, 1:]
+        each = np.einsum("kij,btj->bkti", bank, prev)  # every stored system's guess
+        log_lik = -((each - nxt[:, None]) ** 2).sum(-1) / (2 * noise_std**2)
+        log_w = np.concatenate(  # evidence from the transitions s < t
+            [np.zeros_like(log_lik[..., :1]), log_lik.cumsum(-1)[..., :-1]], -1
+        )
+        w = np.exp(log_w - log_w.max(1, keepdims=True))
+        out.append(np.einsum("bkt,bkti->bti", w / w.sum(1, keepdims=True), each))
+    return np.concatenate(out)
 
 
 # %% [markdown]
@@ -498,7 +538,7 @@ sizes = torch.tensor(n_seqs, device=device)[:, None]
 model_axis = torch.arange(n_models, device=device)[:, None]
 trained = torch.tensor(np.arange(seq_len) < lengths[:, None], device=device)
 weight = (trained / torch.tensor(lengths, device=device)[:, None]).float()
-start = time.perf_counter()
+start, cpu_start = time.perf_counter(), time.process_time()
 train_loss = []
 for step in lib.progress(range(train_steps), enabled=progress, desc="pre-training"):
     pick = (torch.rand(n_models, batch_size, device=device) * sizes).long()
@@ -511,7 +551,9 @@ for step in lib.progress(range(train_steps), enabled=progress, desc="pre-trainin
     train_loss.append(loss_per_model.detach().cpu().numpy())
 train_loss = np.array(train_loss)
 theta = {k: v.detach() for k, v in theta.items()}
-print(f"pre-training: {time.perf_counter() - start:.1f} s wall-clock")
+train_cpu = time.process_time() - cpu_start
+wall = time.perf_counter() - start
+print(f"pre-training: {train_cpu:.1f} s CPU, {wall:.1f} s wall-clock")
 
 
 # %% [markdown]
@@ -557,11 +599,22 @@ with torch.no_grad():  # each model's loss on its own training sequences, per t
     )
 mine = np.arange(max_seqs) < n_seqs[:, None]
 train_curve = (own.double().cpu().numpy() * mine[..., None]).sum(1) / n_seqs[:, None]
+mem_unseen, mem_seen, mem_train = (np.zeros((n_models, seq_len)) for _ in range(3))
+for m, bank in enumerate(train_topics):  # the memoriser of each model's own topics
+    own_x = train_x[m, : n_seqs[m]]
+    mem_unseen[m] = per_position_loss(memoriser_predictions(unseen_x, bank), unseen_x)
+    mem_seen[m] = per_position_loss(memoriser_predictions(seen_x[m], bank), seen_x[m])
+    mem_train[m] = per_position_loss(memoriser_predictions(own_x, bank), own_x)
+if control == "memorised-topics":  # the memoriser in the transformer's place
+    unseen, seen, train_curve = mem_unseen, mem_seen, mem_train
 ridge = per_position_loss(ridge_predictions(unseen_x), unseen_x)
 no_context = per_position_loss(np.zeros_like(unseen_x[:, 1:]), unseen_x)
 oracle = noise_std**2
 positions = np.arange(seq_len)
 late = positions >= seq_len // 2  # the second half of the prompt
+
+
+MEMORISER = "#8C564B"  # the memoriser's colour in every figure
 
 
 def sweep_mean(values, config):
@@ -572,7 +625,7 @@ def sweep_mean(values, config):
 k_sweep = configs[: len(topic_counts)]
 k_min, k_max = k_sweep[0], k_sweep[-1]
 n_sweep = [(sweep_topics, n, seq_len) for n in sweep_per_topic]
-t_sweep = [(sweep_topics, n_min, t) for t in sweep_lengths]
+t_sweep = [(sweep_topics, length_per_topic, t) for t in sweep_lengths]
 print("late-prompt loss (mean over t >= T/2):")
 print(
     f"  no context {no_context[late].mean():.2g}, ridge {ridge[late].mean():.2g}, "
@@ -580,24 +633,36 @@ print(
 )
 for c in k_sweep:
     u, s = sweep_mean(unseen, c)[late].mean(), sweep_mean(seen, c)[late].mean()
-    print(f"  K {c[0]:4d}, N {c[1]:4d}: unseen {u:.2g}, seen {s:.2g}")
+    mem = sweep_mean(mem_unseen, c)[late].mean()
+    row = f"unseen {u:.2g}, seen {s:.2g}, memoriser {mem:.2g}"
+    print(f"  K {c[0]:4d}, N {c[1]:4d}: {row}")
 
 # %% [markdown]
 # {numref}`fig-iclar-curve` is the ICL curve. The model pre-trained on the most topics predicts the first
 # token of an unseen topic about as badly as the no-context predictor (it cannot do better: nothing in
 # $x_0$ reveals $A$), and then its loss falls quickly as transitions accumulate in the prompt, as the in-context ridge
-# predictor's does, though it stays well above ridge. The model pre-trained on a single topic is a
+# predictor's does, though it stays well above ridge. The memoriser of the same $K$ training systems
+# ({ref}`sec-iclar-memoriser`) uses the prompt too, but only to pick among the systems it stored: in
+# $d$ = `state_dim` dimensions its loss levels off far above the transformer's. The model pre-trained on
+# a single topic is a
 # different kind of predictor: it has learned that one system, and on unseen topics it is *worse* than
 # predicting zero. The same transformer with every attention layer restricted to the current token (the
 # control `context-blind` below) cannot use the prompt at all: on unseen topics it can at best predict
 # zero, and its loss stays on the no-context curve or above it.
 
-# %% mystnb={"figure": {"caption": "Next-token loss on unseen topics along the prompt, for transformers pre-trained on K topics at a fixed number of training sequences (mean over replicates), against the in-context ridge predictor, the no-context predictor and the noise floor. With many topics the transformer learns in context; with one topic it does not.", "name": "fig-iclar-curve"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Next-token loss on unseen topics along the prompt, for transformers pre-trained on K topics at a fixed number of training sequences (mean over replicates), against the in-context ridge predictor, the no-context predictor and the noise floor, and the memoriser of the training topics of the largest K. With many topics the transformer learns in context and beats the memoriser; with one topic it does not learn in context.", "name": "fig-iclar-curve"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 for c, colour in zip(k_sweep, lib.PALETTE[2:]):
     ax.plot(
         positions, sweep_mean(unseen, c), "o-", ms=3, color=colour, label=f"K = {c[0]}"
     )
+ax.plot(
+    positions,
+    sweep_mean(mem_unseen, k_max),
+    "-.",
+    color=MEMORISER,
+    label=f"memoriser of the K = {k_max[0]} topics",
+)
 ax.plot(positions, ridge, "k--", label="in-context ridge")
 ax.plot(positions, no_context, "k:", label="no context (predict 0)")
 ax.axhline(oracle, color="0.6", lw=1, label=r"oracle (knows $A$): $\sigma^2$")
@@ -616,9 +681,11 @@ lib.show(fig)
 # is worst. As the same $KN$ sequences are spread over more topics, the seen-topic loss rises well above
 # the noise floor (each topic is seen less often) and the unseen-topic loss falls a lot, until the two nearly meet: the
 # topic-level gap of {eq}`eq-iclar-split` closes, which is the paper's picture of ICL emerging from topic-level
-# generalization.
+# generalization. The memoriser's unseen-topic loss falls with $K$ too, since more stored systems cover
+# the space better, but more slowly: at the top of the sweep the transformer is well below it, and
+# between the two largest $K$ the memoriser gains much less.
 
-# %% mystnb={"figure": {"caption": "Late-prompt loss (positions t at least T/2) on seen and unseen topics against the number of pre-training topics K, at a fixed number K N of training sequences; dots are replicates, lines their means. The gap between the two curves is the topic-level generalization gap.", "name": "fig-iclar-topics"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Late-prompt loss (positions t at least T/2) on seen and unseen topics against the number of pre-training topics K, at a fixed number K N of training sequences; dots are replicates, lines their means; dash-dotted, the memoriser of the same training topics on unseen topics. The gap between the two solid curves is the topic-level generalization gap.", "name": "fig-iclar-topics"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 ks = np.array([c[0] for c in k_sweep])
 for curves, label, colour in ((seen, "seen topics", 0), (unseen, "unseen topics", 1)):
@@ -627,6 +694,8 @@ for curves, label, colour in ((seen, "seen topics", 0), (unseen, "unseen topics"
     for r, c in zip(runs, curves):
         if r in k_sweep:
             ax.plot(r[0], c[late].mean(), "o", ms=4, color=lib.PALETTE[colour])
+mem_means = [sweep_mean(mem_unseen, c)[late].mean() for c in k_sweep]
+ax.plot(ks, mem_means, "-.", color=MEMORISER, label="memoriser (unseen)")
 ax.axhline(ridge[late].mean(), color="k", ls="--", label="in-context ridge (unseen)")
 ax.axhline(no_context[late].mean(), color="k", ls=":", label="no context (unseen)")
 ax.set_xscale("log")
@@ -645,7 +714,8 @@ lib.show(fig)
 # $g_{\mathrm{seq}} = 1 - \widehat L / L_{\mathrm{seen}}$, both over the positions the model was trained on
 # ($g_{\mathrm{seq}} = 0$: nothing memorised; $g_{\mathrm{seq}} = 1$: training sequences predicted
 # perfectly, new ones not). At $K$ = `sweep_topics` we vary the sequences per topic $N$ at $T$ =
-# `seq_len`, and the length $T$ at the smallest $N$ (a model of length $T$ is trained on the first $T$
+# `seq_len`, and the length $T$ at $N$ = `length_per_topic`, where the gap is far from both 0 and 1
+# in the $N$ sweep (a model of length $T$ is trained on the first $T$
 # targets of each sequence; the causal mask makes the later tokens irrelevant to those predictions). The
 # reading of {prf:ref}`iclar-thm-main` is a gap that falls as $1/\sqrt{KNT}$.
 
@@ -662,24 +732,26 @@ for name, sweep, axis in (("N", n_sweep, 1), ("T", t_sweep, 2)):
     print(f"relative sequence-level gap against {name} (K = {sweep_topics}): {row}")
     for end, c in (("first", sweep[0]), ("last", sweep[-1])):
         glue(f"gap_{name}_{end}", f"{sweep_mean(gap_seq, c):.2f}", display=False)
+first_t, last_t = sweep_mean(gap_seq, t_sweep[0]), sweep_mean(gap_seq, t_sweep[-1])
+glue("gap_T_factor", f"{last_t / first_t:.2f}", display=False)
+glue("gap_T_reading", f"{math.sqrt(t_sweep[0][2] / t_sweep[-1][2]):.2f}", display=False)
 
 # %% [markdown]
 # {numref}`fig-iclar-sequences` shows the two sweeps beside the reading's $1/\sqrt{N}$ and $1/\sqrt{T}$,
 # drawn through the first point. More sequences per topic shrink the gap, from {glue:}`gap_N_first` to
-# {glue:}`gap_N_last`, faster than $1/\sqrt N$. Longer sequences do not: from $T$ = `sweep_lengths[0]` to
-# `seq_len` the gap goes from {glue:}`gap_T_first` to {glue:}`gap_T_last`. The tokens of a sequence are
-# dependent: a likely reading is that a model which has memorised a few dozen sequences recognises each
-# from its first tokens and recalls the rest, so extra tokens of the *same* sequences add little that
-# generalises. The factor
-# $T$ in the reading of the theorem is not visible at this scale; we record this as an observation
-# rather than a claim, since we have no setting at hand in which the $T$ dependence shows and could act
-# as a positive control.
+# {glue:}`gap_N_last`, faster than $1/\sqrt N$. Longer sequences move it less: from $T$ =
+# `sweep_lengths[0]` to `seq_len` the gap goes from {glue:}`gap_T_first` to {glue:}`gap_T_last`, a
+# factor {glue:}`gap_T_factor` where $1/\sqrt T$ gives {glue:}`gap_T_reading`. The tokens of a sequence
+# are dependent: a likely reading is that a model which has memorised a sequence recognises it from its
+# first tokens and recalls the rest, so extra tokens of the *same* sequences add less that generalises
+# than new sequences do. We record the $T$ sweep as an observation rather than a claim: we have no
+# setting in which the full $1/\sqrt T$ shows and could act as a positive control.
 
 # %% mystnb={"figure": {"caption": "The relative sequence-level gap 1 - (training loss) / (loss on new sequences of the training topics) against the sequences per topic N (left, T fixed) and the sequence length T (right, N fixed), at a fixed number of topics; dots are replicates, lines their means, dashed the slope -1/2 of the reading of the theorem through the first point.", "name": "fig-iclar-sequences"}} tags=["hide-input"]
 fig, axes = lib.subplots(1, 2, sharey=True)
 for ax, sweep, axis, name in (
     (axes[0], n_sweep, 1, f"sequences per topic N (K = {sweep_topics}, T = {seq_len})"),
-    (axes[1], t_sweep, 2, f"sequence length T (K = {sweep_topics}, N = {n_min})"),
+    (axes[1], t_sweep, 2, f"length T (K = {sweep_topics}, N = {length_per_topic})"),
 ):
     xs = np.array([c[axis] for c in sweep])
     ys = [sweep_mean(gap_seq, c) for c in sweep]
@@ -900,104 +972,146 @@ budgets = {
 }
 for k, b in budgets.items():
     print(f"  K = {k:5d}, N = {n_top}: the bound needs KL <= {b:.3g} nats")
-glue("kl_budget", f"{budgets[k_top]:.2g}", display=False)
+glue(
+    "kl_budget",
+    f"{budgets[k_top]:.2g} nats"
+    if budgets[k_top] > 0
+    else "empty: even a posterior "
+    "equal to the prior (KL = 0) leaves the bound above the no-context loss",
+    display=False,
+)
 glue("kl_budget_16", f"{budgets[16 * k_top]:.3g}", display=False)
 glue("kl_measured", f"{kl_top:.0e}", display=False)
 
 # %% [markdown]
-# At $K_{\max}$ the budget is {glue:}`kl_budget` nats, and {glue:}`kl_budget_16` nats with sixteen times as
-# many topics; the Gaussian posterior around the trained weights sits {glue:}`kl_measured` nats from the
-# prior at the initialisation. Even the larger budget is the information in a few dozen decimal digits,
-# far less than the thousands of weights that training moves, so no prior fixed before the data (and no
-# scale on our grid) brings the trained network within it: at this scale the bound cannot be
-# non-vacuous, and the paper's data-dependent prior, whose constants we do not have, would have to
-# close that distance. We therefore make no claim about its value.
+# At $K_{\max}$ the KL budget is {glue:}`kl_budget`; with sixteen times as many topics it is
+# {glue:}`kl_budget_16` nats. The Gaussian posterior around the trained weights sits {glue:}`kl_measured`
+# nats from the prior at the initialisation, and any posterior that keeps the trained weights' training
+# loss must encode what training moved in thousands of weights, far more than either budget. The
+# topic level alone, with its $K$ topics as the sample size, is what makes the budget so small, and
+# no prior, fixed before the data or (as in the paper) fitted to it, can sit that close to a posterior
+# that keeps the training loss: a bound of this form cannot be non-vacuous at $K_{\max}$. The claim "the bound is non-vacuous" therefore cannot be tested here,
+# in either direction, and the chapter makes no claim about the bound's value; it needs topic counts in
+# the thousands and a prior that costs only tens of nats.
 #
 # ## What we reproduced
 #
 # The claims are about means over the replicates of a configuration, and every in-context claim is
 # measured against what a model *without* context can do: the no-context predictor (predict 0), which is
 # the best a model blind to the prompt can do on an unseen topic, since $U$ and $-U$ are equally likely.
-# "Learns in context" is read as a loss, relative to the no-context predictor at the same position, that
-# falls along the prompt to below half its value at the first position; "approaches ridge" as
-# *closer to ridge than to the no-context predictor* (more than half of the loss gap between them closed
-# in the second half of the prompt); "more topics help" as a late-prompt loss at $K_{\max}$ below half of
-# the better of the one-topic model's and the no-context predictor's; "the topic-level gap closes" as a
-# seen/unseen gap at $K_{\max}$ below a tenth of the one-topic model's, *while* the seen-topic loss is below
-# half the no-context loss (a model that learns nothing closes the gap too). The sequence-level claim
-# asks the relative gap $g_{\mathrm{seq}}$ to halve over the $N$ sweep. The factors $1/2$ and $1/10$ sit
-# several replicate standard deviations from the default's values and from the values under the controls
-# below. Two things are deliberately *not* claimed: that the bound is informative (it cannot be at this
-# scale, as computed above), and that the transformer matches ridge (its late-prompt loss is
-# {glue:}`ratio_to_ridge` times ridge's here, a number that depends on the training budget more than on
-# the theory).
+# "Learns in context" (claim 1) is read as a loss, relative to the no-context predictor at the same
+# position, that falls along the prompt; "approaches ridge" (claim 2) as more than half of the
+# late-prompt loss gap between no context and ridge closed. "More topics help" (claim 3) compares the
+# largest $K$ with the one before it, so the claim is about the top of the sweep, where a one-topic
+# model's poor loss plays no part. The topic-level gap (claim 4) is measured as a fraction of what the
+# model learned on its own topics, $(L_{\text{unseen}} - L_{\text{seen}}) / (L_{\text{no context}} -
+# L_{\text{seen}})$, guarded by a seen-topic loss below half the no-context loss: a model that learns
+# nothing has a zero gap, and the guard, not the ratio, is what fails for it. Claim 5 asks the
+# transformer to beat the memoriser of its own $K_{\max}$ training topics on unseen topics, the test
+# that separates inferring a system from recalling one. Claim 6 asks the relative sequence-level gap
+# $g_{\mathrm{seq}}$ to halve over the $N$ sweep.
+#
+# Each threshold is a simple fraction set from seed 0's replicates (printed below) before any other
+# seed was run: at least three replicate standard deviations beyond the default's value, on the side
+# where the claim would fail, and short of the values under the controls. Two things are deliberately
+# *not* claimed: that the bound is informative (it cannot be at this scale, as computed above), and
+# that the transformer matches ridge (its late-prompt loss is {glue:}`ratio_to_ridge` times ridge's
+# here, a number set by the training budget, see Try it).
 
 # %%
-curve_max = sweep_mean(unseen, k_max)
-closed = (no_context[late].mean() - curve_max[late].mean()) / (
-    no_context[late].mean() - ridge[late].mean()
-)
-relative = curve_max / no_context  # loss relative to no context, per position
-fall = relative[late].mean() / relative[0]
-ratio_to_ridge = curve_max[late].mean() / ridge[late].mean()
-unseen_late = {c: sweep_mean(unseen, c)[late].mean() for c in configs}
-seen_late = {c: sweep_mean(seen, c)[late].mean() for c in configs}
-gap_late = {c: unseen_late[c] - seen_late[c] for c in configs}
-baseline = min(unseen_late[k_min], no_context[late].mean())
-gap_ratio = gap_late[k_max] / gap_late[k_min]
-seen_vs_none = seen_late[k_max] / no_context[late].mean()
-gap_n = [sweep_mean(gap_seq, c) for c in n_sweep]
-gap_t = [sweep_mean(gap_seq, c) for c in t_sweep]
+k_prev = k_sweep[-2]  # the K sweep's second largest K
+nc_late, ridge_late = no_context[late].mean(), ridge[late].mean()
+
+
+def replicate(values, config, r):
+    """Replicate r of a configuration (K, N, T)."""
+    return [v for v, c in zip(values, runs) if c == config][r]
+
+
+def claim_values(pick):
+    """The measured values of the claims; pick(values, config) gives one curve."""
+    u = {c: pick(unseen, c)[late].mean() for c in k_sweep}
+    s_max = pick(seen, k_max)[late].mean()
+    relative = pick(unseen, k_max) / no_context  # loss relative to no context, per t
+    return {
+        "fall": relative[late].mean() / relative[0],
+        "closed": (nc_late - u[k_max]) / (nc_late - ridge_late),
+        "more_topics": u[k_max] / u[k_prev],
+        "topic_gap": (u[k_max] - s_max) / (nc_late - s_max),
+        "seen_vs_none": s_max / nc_late,
+        "vs_memoriser": u[k_max] / pick(mem_unseen, k_max)[late].mean(),
+        "n_gap": pick(gap_seq, n_sweep[-1]) / pick(gap_seq, n_sweep[0]),
+    }
+
+
+values = claim_values(sweep_mean)
+spread = [claim_values(lambda v, c, r=r: replicate(v, c, r)) for r in range(replicates)]
+print("claim value: mean of replicates [each replicate]")
+for name, v in values.items():
+    print(f"  {name:13s} {v:6.3f}  [{', '.join(f'{x[name]:.3f}' for x in spread)}]")
+ratio_to_ridge = sweep_mean(unseen, k_max)[late].mean() / ridge_late
+mem_max = sweep_mean(mem_unseen, k_max)[late].mean()
 print(
-    f"K = {k_max[0]}: relative loss late / first {fall:.2f}, gap closed {closed:.2f}, "
-    f"late / ridge {ratio_to_ridge:.1f}, late / baseline "
-    f"{unseen_late[k_max] / baseline:.2f}, seen / no context {seen_vs_none:.2f}"
+    f"K = {k_max[0]}: late-prompt unseen loss {values['closed']:.2f} of the way "
+    f"from no context to ridge, {ratio_to_ridge:.1f} x ridge; memoriser {mem_max:.3f}"
 )
 glue("ratio_to_ridge", f"{ratio_to_ridge:.1f}", display=False)
 
 # %%
+# simple fractions >= 3 replicate sd beyond seed 0's values, short of the controls
+FALL, CLOSED, MORE, GAP, MEMO = "1/2", "1/2", "1/2", "1/4", "2/3"
+limit = {name: float(Fraction(name)) for name in (FALL, CLOSED, MORE, GAP, MEMO)}
 claims = lib.Claims(
     "icl-autoregressive-generalization", paper="gong2025autoregressive", control=control
 )
 claims.add(
     "Unseen-topic loss relative to the no-context predictor falls along the prompt: "
-    f"late-prompt value < 1/2 of the first position's (K = {k_max[0]}; ratio)",
-    fall,
+    f"late-prompt value < {FALL} of the first position's (K = {k_max[0]}; ratio)",
+    values["fall"],
     "ICL performance improves with prompt length (Sec. 5)",
-    fall < 1 / 2,
+    values["fall"] < limit[FALL],
     fmt="{:.2f}",
 )
 claims.add(
-    "…and approaches the in-context ridge predictor: more than half of the late-prompt "
-    f"loss gap between no context and ridge is closed (K = {k_max[0]}; fraction)",
-    closed,
+    "…and approaches the in-context ridge predictor: more than "
+    f"{CLOSED} of the late-prompt loss gap between no context and ridge is closed "
+    f"(K = {k_max[0]}; fraction)",
+    values["closed"],
     "not claimed (ridge is this chapter's reference)",
-    closed > 0.5,
+    values["closed"] > limit[CLOSED],
     fmt="{:.2f}",
 )
 claims.add(
-    "At fixed tokens, more topics lower the unseen-topic loss: late-prompt loss at "
-    f"K = {k_max[0]} < 1/2 of the better of K = {k_min[0]}'s and no context's (ratio)",
-    unseen_late[k_max] / baseline,
-    "more pre-training topics, better ICL (App. C.2, GINC)",
-    unseen_late[k_max] < baseline / 2,
+    "At fixed tokens, more topics keep lowering the unseen-topic loss: late-prompt "
+    f"loss at K = {k_max[0]} < {MORE} of K = {k_prev[0]}'s (ratio)",
+    values["more_topics"],
+    "more pre-training topics, better ICL (shown on GINC, App. C.2)",
+    values["more_topics"] < limit[MORE],
     fmt="{:.2f}",
 )
 claims.add(
-    f"…and close the seen/unseen gap by learning in context: gap at K = {k_max[0]} "
-    f"< 1/10 of K = {k_min[0]}'s, with seen-topic loss < 1/2 of no context's "
-    "(ratio; ratio)",
-    f"{gap_ratio:.2g}; {seen_vs_none:.2f}",
-    "topic-level generalization gap shrinks with K (Thm 4.6)",
-    gap_ratio < 0.1 and seen_vs_none < 0.5,
-    value=gap_ratio,
+    f"…and the topic-level gap is small against what was learned: at K = {k_max[0]}, "
+    f"(unseen - seen) / (no context - seen) < {GAP}, with seen-topic loss < 1/2 of "
+    "no context's (ratio; ratio)",
+    f"{values['topic_gap']:.2f}; {values['seen_vs_none']:.2f}",
+    "topic-level generalization gap is bounded, the bound falling with K",
+    values["topic_gap"] < limit[GAP] and values["seen_vs_none"] < 0.5,
+    value=values["topic_gap"],
+)
+claims.add(
+    f"The transformer beats the memoriser of its own K = {k_max[0]} topics on unseen "
+    f"topics: late-prompt loss < {MEMO} of the memoriser's (ratio)",
+    values["vs_memoriser"],
+    "ICL emerges from generalization to new topics (abstract); no memoriser compared",
+    values["vs_memoriser"] < limit[MEMO],
+    fmt="{:.2f}",
 )
 claims.add(
     "More sequences per topic shrink the sequence-level gap: relative gap at "
     f"N = {n_sweep[-1][1]} < 1/2 of N = {n_sweep[0][1]}'s (K = {sweep_topics}; ratio)",
-    gap_n[-1] / gap_n[0],
-    "sequence-level bound shrinks with N (Thm 4.3)",
-    gap_n[-1] < gap_n[0] / 2,
+    values["n_gap"],
+    "the sequence-level bound falls with N",
+    values["n_gap"] < 0.5,
     fmt="{:.2f}",
 )
 claims.report()
@@ -1006,12 +1120,22 @@ claims.report()
 # ```{controls-table}
 # ```
 #
-# Over seeds 0–9 the five claims hold on {seeds}`1:held`, {seeds}`2:held`, {seeds}`3:held`,
-# {seeds}`4:held` and {seeds}`5:held` seeds; their measured values are {seeds}`1`, {seeds}`2`,
-# {seeds}`3`, {seeds}`4` (the gap ratio) and {seeds}`5` (mean ± sd). The gap ratio of claim 4 is small
-# under the control `context-blind` too, because there the seen-topic loss rises to meet the unseen one:
-# the claim's second condition, the seen-topic loss against the no-context predictor's, is the part that
-# tests learning from the context.
+# Over the recorded seeds (held / run) the six claims hold on {seeds}`1:held`, {seeds}`2:held`, {seeds}`3:held`,
+# {seeds}`4:held`, {seeds}`5:held` and {seeds}`6:held`; their measured values are {seeds}`1`,
+# {seeds}`2`, {seeds}`3`, {seeds}`4` (the normalised gap), {seeds}`5` and {seeds}`6` (mean ± sd). Under
+# `context-blind` the normalised gap of claim 4 is ill-defined (the seen-topic loss meets the no-context
+# loss, and the ratio's denominator vanishes): there the guard carries the claim. Claim 6 is flipped
+# only by `no-new-data`: it holds for a context-blind and a one-topic model as well, so it shows
+# over-fitting that shrinks with data, not anything specific to in-context learning.
+#
+# Claim 3 is the claim whose threshold the replicates could not fix. Its $1/2$ came, like the
+# others, from seed 0's two replicates (printed above the claims), which happened to agree
+# closely; a ratio of two losses, each from two short training runs, spreads far more from seed to
+# seed than that pair shows ({seeds}`3` over the recorded seeds), so the claim fails on some seeds
+# and is recorded as it fell; the threshold is not moved after the sweep. A ratio between $1/2$
+# and $1$ on such a seed would still say that more topics help, by less than the factor asked
+# for. Two replicates per configuration are what the one-minute default affords; the `paper`
+# preset trains three.
 #
 # Run one control with `make run CHAPTER=icl-autoregressive-generalization CONTROL=context-blind`
 # (or any name in the table): the claims cell then names the control and fails if a claim it must
@@ -1025,34 +1149,36 @@ claims.report()
 #
 # | The paper | This chapter | Why they differ / what it means |
 # |---|---|---|
-# | ICL emerges from AR-NTP pre-training with dependent tokens | a 2-layer transformer pre-trained on next-step prediction of random linear systems learns in context on unseen systems ({numref}`fig-iclar-curve`); the same transformer blind to its context does not (control `context-blind`) | linear dynamical systems are one of the paper's three data sets; ours are 2-dimensional and rotation-like, our choice |
+# | ICL emerges from AR-NTP pre-training with dependent tokens, as generalization to new topics (abstract) | a 2-layer transformer pre-trained on next-step prediction of random linear systems learns in context on unseen systems ({numref}`fig-iclar-curve`) and beats the memoriser of its training systems; the same transformer blind to its context does not (controls `context-blind`, `memorised-topics`) | linear dynamical systems are one of the paper's three data sets; ours are 4-dimensional and scaled orthogonal, our choice; the memoriser comparison is ours |
 # | ICL improves with prompt length (Sec. 5) | relative to predicting zero, the unseen-topic loss falls along the prompt and closes most of the gap to in-context ridge, but its late-prompt loss stays {glue:}`ratio_to_ridge` times ridge's | a small model trained briefly; the paper trains GPT-2 |
-# | more pre-training topics, better ICL (App. C.2, GINC with GPT-2) | at a fixed $KN$, unseen-topic loss falls and the seen/unseen gap closes as $K$ grows ({numref}`fig-iclar-topics`); $K$ copies of one topic do neither (control `one-topic`) | we fix the tokens, which the paper's sweep (per the reviewers) did not; GINC not run |
-# | sequence- and topic-level bounds shrink with $N$, $T$ and $K$ | the measured sequence-level gap falls with $N$ ({numref}`fig-iclar-sequences`) but not with $T$; our bound's terms fall with $K$ and $N$ ({numref}`fig-iclar-bound`) through its $1/K$ and $1/(KN)$ factors | the $T$ sweep shows memorised sequences, whose later tokens add little; our bound, not the paper's, counts sequences |
-# | data-dependent prior and optimisation-dependent KL | the bound is vacuous, and no prior can fix it at this scale: it needs a KL of at most a few nats | the budget is printed above; the paper's prior and SDE constants are not in our notes |
+# | more pre-training topics, better ICL (App. C.2, shown on GINC with GPT-2) | at a fixed $KN$, the unseen-topic loss still falls between the two largest $K$, and the topic-level gap is small against what the model learned ({numref}`fig-iclar-topics`); $K$ copies of one topic do neither (control `one-topic`) | on linear systems, not GINC; we fix the tokens, which the paper's sweep (per the reviewers) did not |
+# | sequence- and topic-level bounds that shrink with $N$, $T$ and $K$ | the measured sequence-level gap falls with $N$ and, more slowly than $1/\sqrt T$, with $T$ ({numref}`fig-iclar-sequences`); our bound's terms fall with $K$ and $N$ ({numref}`fig-iclar-bound`) through its $1/K$ and $1/(KN)$ factors | the paper bounds the gaps, we measure them; the $N$ result holds for any over-fitted model; our bound, not the paper's, counts sequences |
+# | data-dependent prior and optimisation-dependent KL | the bound is vacuous, and no prior can fix it at this scale: the KL budget at $K_{\max}$ is {glue:}`kl_budget` | the budget is computed above; the paper's prior and SDE constants are not in our notes |
 # | GINC (HMM mixtures, varying the number of HMMs) and real-language experiments | not run | out of the time and CPU budget of this chapter |
 #
 # (sec-iclar-limits)=
 # ### What these checks do not separate
 #
-# Claims 1–4 show that the transformer uses its prompt on topics it was not trained on. They do not show
-# that it *infers* an unseen system rather than matching the prompt against the systems it was trained
-# on. A Bayesian mixture over the $K$ training systems, weighted by how well each explains the prefix,
-# uses the prompt too, and its error on an unseen system grows with the distance to the nearest stored
-# one. Our default systems are 2-dimensional: each $A = \rho U$ is a scaled rotation or reflection, fixed
-# by one angle and one sign, and 64 topics cover that space densely, so such a mixture would pass
-# claims 1–4 as well. In 4 dimensions (the `paper` preset's setting) the space of systems is six angles and a sign, and
-# $K = 64$ topics no longer cover it; that is where the two explanations part, and where a claim
-# comparing the transformer with the memorised mixture belongs.
+# Claims 1–5 show that the transformer uses its prompt on topics it was not trained on, and uses it
+# better than a model that recalls its $K$ training systems and weighs them by the prompt (claim 5,
+# the memoriser of {ref}`sec-iclar-memoriser`). That comparison needs enough dimensions: in
+# $d = 2$ each $A = \rho U$ is a scaled rotation or reflection, fixed by one angle and one sign, 64
+# topics cover that space densely, and the memoriser passes claims 1–4 and beats a transformer of
+# this size (`-p state_dim=2` in Try it below). In $d = 4$ the space of systems has six angles and a
+# sign, and 64 topics no longer cover it. The checks do not show *which* in-context algorithm the
+# transformer runs (ridge, gradient steps, or something else), nor that the paper's bounds are tight:
+# the claims test the qualitative predictions, and the bound is computed but cannot be informative
+# here. Claim 6 is about memorising sequences, not about in-context learning: a context-blind model and
+# a one-topic model pass it too, as any over-fitted model whose data grows would.
 #
 # ## Try it
 #
-# * `python -m lib.build run icl-autoregressive-generalization -p train_steps=6000 -p learning_rate=0.001`
-#   trains ten times longer at a smaller step. How close a transformer of this size gets to ridge is a
-#   matter of the training budget, which is why the chapter makes no claim about the ratio.
-# * `python -m lib.build run icl-autoregressive-generalization -p "topic_counts=[1, 2, 4, 8]"` stops the $K$
-#   sweep at eight topics: the unseen-topic loss still falls with $K$, but most of the gap to ridge stays
-#   open, and the claims cell stops with `ClaimsFailed`.
-# * `python -m lib.build run icl-autoregressive-generalization -p "sweep_per_topic=[16, 64]"` repeats the
-#   $T$ sweep with four times more sequences per topic, where less is memorised: the gap still does not
-#   shrink with $T$ (it grows).
+# * `python -m lib.build run icl-autoregressive-generalization -p train_steps=3000 -p learning_rate=0.002`
+#   trains five times longer at a smaller step: compare the printed ratio of the late-prompt loss to
+#   ridge's with the default's. How close a transformer of this size gets to ridge depends on the
+#   training budget, which is why the chapter makes no claim about the ratio.
+# * `python -m lib.build run icl-autoregressive-generalization -p state_dim=2` moves to 2-dimensional
+#   systems, scaled rotations and reflections, which 64 topics cover densely: the memoriser's
+#   unseen-topic loss drops close to ridge's, and claim 5 asks whether the transformer still beats it.
+# * `python -m lib.build run icl-autoregressive-generalization -p length_per_topic=64` repeats the $T$
+#   sweep at the largest $N$ of the default's $N$ sweep, where little of the sequences is memorised.
