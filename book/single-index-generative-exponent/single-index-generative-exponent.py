@@ -27,9 +27,10 @@
 # that bound? The paper answers yes, with two ingredients: a transformation of the labels and a
 # smoothed loss. The paper is pure theory; the experiment is ours. We run online spherical SGD
 # on the link $\mathrm{He}_3$ (information exponent 3, generative exponent 1) with raw labels,
-# with smoothing, and with transformed labels, and on a binary link with generative exponent 3,
-# the paper's own regime, with and without smoothing; we compare the samples each method needs
-# as $d$ grows, and train a two-layer network end to end. The defaults ($d$ from 32 to 1024,
+# with smoothing, and with transformed labels, on a binary link with generative exponent 3 with and without
+# smoothing, and on a link with $k^\star = \infty > s^\star = 3$, the paper's own regime,
+# where the transformation and the smoothing must work together; we compare the samples each
+# method needs as $d$ grows, and train a two-layer network end to end. The defaults ($d$ from 32 to 1024,
 # {glue:}`sige_runs` or {glue:}`sige_runs_binary` independent runs per point and step size)
 # ran in {glue:}`sige_cpu` time for the output stored with this page;
 # `make run CHAPTER=single-index-generative-exponent PRESET=paper` goes to larger $d$.
@@ -52,8 +53,10 @@
 # ideas together in one gradient algorithm for a two-layer network and prove that it needs
 # $\tilde O(d^{s^\star/2} \vee d)$ samples, the lower bound up to logarithms. We test the three
 # rates on a link where they differ, $\mathrm{He}_3$: raw SGD should need $d^2$ samples,
-# smoothing $d^{3/2}$, and a label transformation $d$; and the theorem's $d^{s^\star/2}$ on a
-# link with $s^\star = 3$, where no transformation helps and smoothing must do the work.
+# smoothing $d^{3/2}$, and a label transformation $d$; the theorem's $d^{s^\star/2}$ on a
+# binary link with $s^\star = 3$, where no transformation helps and smoothing must do the work;
+# and on a link with $k^\star > s^\star = 3$, where each ingredient alone falls short and only
+# the two together reach $d^{s^\star/2}$.
 #
 # ## The setting and the theorem
 #
@@ -96,8 +99,42 @@
 # $a = 2\ln 2 - 3$, is odd, so its even coefficients vanish; its $\mathrm{He}_1$ coefficient is
 # $\mathbb E[yz] = 2\big(2\varphi(\sqrt{2\ln 2}) - \varphi(0)\big) = 0$ because
 # $\varphi(\sqrt{2\ln 2}) = \varphi(0)/2$, and its $\mathrm{He}_3$ coefficient is
-# $\mathbb E[y\,\mathrm{He}_3(z)] = 4\ln 2\,\varphi(0) \approx 1.11$. So
-# $s^\star = k^\star = 3$.
+# $\mathbb E[y\,\mathrm{He}_3(z)] = 4\ln 2\,\varphi(0)$ ({glue:}`sige_b_he3` by quadrature). So
+# $s^\star = k^\star = 3$. The same holds for any binary link, for instance
+# $P(y = 1 \mid z) = \tfrac12\big(1 + c(\mathrm{He}_3(z) - az)\,1\{|z| \le R\}\big)$ with
+# $a = \mathbb E[\mathrm{He}_3(z)\,z\,1\{|z| \le R\}] / \mathbb E[z^2\,1\{|z| \le R\}]$
+# (here {glue:}`sige_issue_a` at $R = 2$, and $c =$ {glue:}`sige_issue_c` keeps the probability
+# in $[0, 1]$): $a$ removes the $\mathrm{He}_1$ coefficient of $\mathbb E[2y - 1 \mid z]$, the
+# $\mathrm{He}_2$ one vanishes because the link is odd, the $\mathrm{He}_3$ one is
+# {glue:}`sige_issue_he3`, so $k^\star = s^\star = 3$: with two label values no transformation
+# can lower the exponent.
+# ```
+#
+# ```{prf:definition} A link with $k^\star > s^\star = 3$: the hidden sign
+# :label: sige-def-hidden
+#
+# A gap between the exponents needs labels with more than two values. Hide the binary link
+# $b(z) = \mathrm{sign}(z^3 - 2z\ln 2)$ behind an independent multiplier:
+# $y = b(z)\,V$ with $V \in \{-1, \tfrac12, 1\}$ of probabilities $\tfrac38, \tfrac12,
+# \tfrac18$, independent of $z$, so $\mathbb E[V] = 0$. Then $\mathbb E[y \mid z] =
+# \mathbb E[V]\,b(z) = 0$: every Hermite coefficient of $y$ vanishes and $k^\star = \infty$.
+# With raw labels the correlation loss has no signal at all, with any activation, smoothed or
+# not. The labels still carry $b$: $y = \pm\frac12$ comes only from $V = \frac12$, and
+# $y = \pm 1$ from $b = \pm 1, V = 1$ (probability $\frac18$) or $b = \mp 1, V = -1$
+# ($\frac38$), so $\mathbb E[b \mid y = \pm 1] = \mp\frac12$. Since $z$ enters $y$ only
+# through $b$, and $\mathbb E[\mathrm{He}_k(z) \mid b] = b\,\mathbb E[b\,\mathrm{He}_k(z)]$,
+#
+# $$
+# \mathbb E[\mathrm{He}_k(z) \mid y] = \mathbb E[b \mid y]\;\mathbb E[b\,\mathrm{He}_k(z)],
+# $$ (eq-sige-hidden)
+#
+# zero for $k = 1, 2$ (those coefficients of $b$ vanish) and not for $k = 3$: $s^\star = 3$.
+# The best transformation is $T(y) = \mathbb E[b \mid y]$, which is $\pm 1$ at $y = \pm\frac12$
+# and $\mp\frac12$ at $y = \pm 1$, not affine in $y$; its $\mathrm{He}_3$ coefficient is
+# $\mathbb E[T(y)^2]\,\mathbb E[b\,\mathrm{He}_3(z)] = \frac58\,\mathbb E[b\,\mathrm{He}_3(z)]$
+# ({glue:}`sige_t_he3`). Given $z$, $T(y) = b(z)\,\xi$ with $\xi$ independent of $z$ and
+# $\mathbb E\xi = \frac58$: after the transformation the labels are those of the binary link,
+# with a weaker and noisier signal. The coefficients are computed by quadrature below.
 # ```
 #
 # Online SGD on the correlation loss $\ell(w; x, y) = -T(y)\,\sigma(\langle w, x\rangle)$ with
@@ -168,7 +205,10 @@
 # $d^{3/2}$ (raw labels, smoothed $\mathrm{He}_3$) and $d$ samples (labels $-\mathrm{sign}(y)$,
 # $\sigma = \mathrm{He}_1$). On the binary link of {prf:ref}`sige-def-exponents`, the paper's own
 # regime $s^\star = 3$, no transformation helps and the theorem's rate $d^{s^\star/2} = d^{3/2}$
-# needs the smoothing; without it SGD needs $d^{s^\star - 1} = d^2$.
+# needs the smoothing; without it SGD needs $d^{s^\star - 1} = d^2$. On the hidden-sign link of
+# {prf:ref}`sige-def-hidden` raw SGD ($d^{k^\star - 1}$) and smoothing alone ($d^{k^\star/2}$)
+# never learn ($k^\star = \infty$), the transformation alone needs $d^{s^\star - 1} = d^2$,
+# and the transformation with smoothing $d^{s^\star/2} = d^{3/2}$.
 #
 # ```{note}
 # **Where this chapter departs from the paper.** The paper's pseudo-code and constants were not
@@ -177,9 +217,10 @@
 #   of samples, so a sample count is what one neuron needs; the network of experiment 3 shares
 #   the samples between its neurons. $\theta^\star = e_1$, which loses nothing because SGD with
 #   Gaussian inputs is rotation invariant.
-# * **Links and transforms.** $\mathrm{He}_3$ with $T(y) = -\mathrm{sign}(y)$ ($s^\star = 1$), and
+# * **Links and transforms.** $\mathrm{He}_3$ with $T(y) = -\mathrm{sign}(y)$ ($s^\star = 1$),
 #   the binary link $y = \mathrm{sign}(z^3 - 2z\ln 2)$ ($s^\star = 3$), whose labels are used as
-#   they are (for $\pm 1$ labels every transformation is affine).
+#   they are (for $\pm 1$ labels every transformation is affine), and the hidden-sign link
+#   ($k^\star = \infty$, $s^\star = 3$) with $T(y) = \mathbb E[b \mid y]$.
 # * **Step sizes.** The samples needed by a method at a given $d$ are the best over a grid of
 #   six steps, spaced by factors of 2.5 from 0.16 to 15.6 times a reference $c\,d^{-\alpha}$
 #   with the $\alpha$ of the drift-noise argument. The best step is printed, and claim 7
@@ -195,10 +236,13 @@
 #   size $d^{-1/2}$, $0.18$ at $d = 32$, so a target of 0.5 (under 3 of those) can be hit by a
 #   walk with very large steps that has learned nothing, and the best step at $d = 32$ then runs
 #   off the top of the grid; 0.7 is 4 of them.
-# * **Transformation and smoothing together.** Not run. Our two links each need one
-#   ingredient: $\mathrm{He}_3$ ($s^\star = 1$) needs only the transformation, the binary link
-#   ($s^\star = k^\star = 3$) only the smoothing. A link with $k^\star > s^\star \ge 3$, where
-#   the theorem needs both at once, is not built here.
+# * **Transformation and smoothing together.** Run on the hidden-sign link only, whose
+#   $k^\star$ is infinite rather than finite: raw SGD and smoothing alone are then predicted
+#   never to learn, not to learn at the rates $d^{k^\star - 1}$ and $d^{k^\star/2}$ of a finite
+#   $k^\star > 3$, which would be beyond our budget anyway ($d^{5/2}$ and $d^4$ for
+#   $k^\star = 5$). Raw SGD on it is not run separately: it is smoothing alone with
+#   $\lambda = 0$, which the control `no-smoothing` runs. In the default, experiment 4 spans
+#   $d = 32$ to $128$ only, within the minute of CPU; the `paper` preset goes to $d = 512$.
 # * **Sparse case.** Not run: the weight-perturbation step is not specified in the material
 #   available to us, and we did not invent one.
 # ```
@@ -234,6 +278,10 @@ net_width = 64  # two-layer network: number of neurons
 net_steps_per_d = 1000  # stage 1 samples: net_steps_per_d * net_dim
 net_ridge_samples = 8000  # stage 2 (ridge) samples
 net_ridge_penalty = 1e-6  # ridge penalty per sample
+dims_hidden = [32, 64, 128]  # experiment 4: the hidden-sign link, k* inf, s* 3
+n_replicates_hidden = 64  # neurons per d and step there: transform + smoothing
+n_replicates_hidden_alone = 32  # the same for the transformation alone
+n_replicates_hidden_never = 16  # the same for smoothing alone (raw labels)
 
 # %% tags=["hide-input"]
 try:
@@ -284,6 +332,12 @@ lib.check_int("net_width", net_width, low=4, high=4096)
 lib.check_int("net_steps_per_d", net_steps_per_d, low=1, high=10000)
 lib.check_int("net_ridge_samples", net_ridge_samples, low=100, high=10**6)
 lib.check_float("net_ridge_penalty", net_ridge_penalty, low=0.0, high=10.0)
+lib.check_int_list(
+    "dims_hidden", dims_hidden, low=8, high=4096, min_len=3, increasing=True
+)
+lib.check_int("n_replicates_hidden", n_replicates_hidden, low=8, high=4096)
+lib.check_int("n_replicates_hidden_alone", n_replicates_hidden_alone, low=8, high=4096)
+lib.check_int("n_replicates_hidden_never", n_replicates_hidden_never, low=8, high=4096)
 rng, device = lib.setup(seed, device)
 
 # %% [markdown]
@@ -314,6 +368,14 @@ METHODS = {
     "raw binary": ("binary", "identity", "He3", 1.5),
     "smoothed binary": ("binary", "identity", "smoothed He3", 1.25),
 }
+HIDDEN = {  # experiment 4: the hidden-sign link, k* = inf > s* = 3
+    "smoothed hidden": ("hidden", "identity", "smoothed He3", 1.25),
+    "transformed hidden": ("hidden", "E[b|y]", "He3", 1.5),
+    "transformed + smoothed hidden": ("hidden", "E[b|y]", "smoothed He3", 1.25),
+}
+ALL_METHODS = {**METHODS, **HIDDEN}
+V_VALUES = np.array([-1.0, 0.5, 1.0])  # hidden-sign link: y = b(z) V, V independent
+V_PROBS = np.array([3, 4, 1]) / 8  # of z, with E[V] = 0
 REF_STEP = {"He3": step_raw, "smoothed He3": step_smooth, "He1": step_linear}
 
 
@@ -321,27 +383,52 @@ def he3(z):
     return z**3 - 3 * z
 
 
-def link_labels(link, z):
-    if link == "He3":
-        return he3(z)
+def binary(z):
     return np.sign(z**3 - 2 * LN2 * z)  # binary link, s* = 3
 
 
+def link_labels(link, z):
+    if link == "He3":
+        return he3(z)
+    if link == "hidden":  # y = b(z) V: E[y | z] = 0, so k* = inf
+        return binary(z) * rng.choice(V_VALUES, size=z.shape, p=V_PROBS)
+    return binary(z)
+
+
+def best_transform(y):
+    """T(y) = E[b | y] for the hidden-sign link (b = y / V, V = -1, 1/2 or 1)."""
+    out = np.zeros_like(y)
+    for value in np.unique(np.abs(V_VALUES)):
+        on = V_VALUES * np.sign(V_VALUES) == value  # V = +-value
+        p_plus = V_PROBS[on & (V_VALUES > 0)].sum()  # y = +value from b = +1
+        p_minus = V_PROBS[on & (V_VALUES < 0)].sum()  # ... and from b = -1
+        at = np.abs(y) == value
+        out[at] = np.sign(y[at]) * (p_plus - p_minus) / (p_plus + p_minus)
+    return out
+
+
 def transform(kind, y):
-    return -np.sign(y) if kind == "-sign" else y
+    if kind == "-sign":
+        return -np.sign(y)
+    return best_transform(y) if kind == "E[b|y]" else y
 
 
 def method_spec(method):
-    """METHODS[method] as the control leaves it."""
-    link, kind, activation, alpha = METHODS[method]
+    """ALL_METHODS[method] as the control leaves it."""
+    link, kind, activation, alpha = ALL_METHODS[method]
     if control == "no-transform" and kind == "-sign":
         return link, "identity", "smoothed He3", 1.25  # raw labels, best activation
+    if control == "no-transform" and kind == "E[b|y]":
+        return link, "identity", activation, alpha  # raw labels, same activation
     return link, kind, activation, alpha
 
 
 def smoothing_radius2(d):
-    """lambda^2: d^(1/2) (lambda = d^(1/4)); 0 or 1 under the controls."""
-    return {"no-smoothing": 0.0, "constant-radius": 1.0}.get(control, np.sqrt(d))
+    """lambda^2: d^(1/2) (lambda = d^(1/4)); under the controls 0, 1, or held at the
+    schedule's value at the geometric middle of dims_hidden."""
+    held = float(np.exp(np.log(dims_hidden).mean() / 2))
+    fixed = {"no-smoothing": 0.0, "constant-radius": 1.0, "radius-held": held}
+    return fixed.get(control, np.sqrt(d))
 
 
 def activation_abc(activation, d):
@@ -355,17 +442,17 @@ def activation_abc(activation, d):
     return 3 - 6 * k, 3 * k, -3 * (1 + lam2)  # times s^3 = (1 + lambda^2)^1.5
 
 
-EXPONENTS = {"He3": (3, 1), "binary": (3, 3)}  # link: (k*, s*)
+EXPONENTS = {"He3": (3, 1), "binary": (3, 3), "hidden": (np.inf, 3)}  # (k*, s*)
 
 
 def theory_exponent(method):
     """The rate's exponent: d^max(e/2, 1) smoothed or linear, d^max(e-1, 1) raw He3,
     with e = s* for transformed labels and e = k* for raw labels."""
-    link, kind, activation, _ = METHODS[method]
+    link, kind, activation, _ = ALL_METHODS[method]
     k_star, s_star = EXPONENTS[link]
     if control == "theory-kstar":  # a theory that ignores the generative exponent
         s_star = k_star
-    e = s_star if kind == "-sign" else k_star
+    e = k_star if kind == "identity" else s_star
     return max(e - 1.0, 1.0) if activation == "He3" else max(e / 2, 1.0)
 
 
@@ -376,6 +463,104 @@ def reference_step(method, d):
 
 GRID = [f / 16 for f in step_grid] if control == "small-steps" else list(step_grid)
 GRID_RATIO = step_grid[1] / step_grid[0]  # the grid's spacing
+
+# %% [markdown]
+# **The exponents by quadrature.** The Hermite coefficients that decide $k^\star$ and
+# $s^\star$ of the links of {prf:ref}`sige-def-exponents`, computed with adaptive quadrature
+# (breaks at the link's jumps) rather than by hand: for the hidden-sign link, the coefficients
+# of $y$ (all zero: $k^\star = \infty$), of the conditional means
+# $\mathbb E[\mathrm{He}_k(z) \mid y]$ for each of its four label values (zero for $k = 1, 2$,
+# not for $k = 3$: $s^\star = 3$) and of $T(y) = \mathbb E[b \mid y]$; and for the binary link
+# $P(y = 1 \mid z) = \tfrac12\big(1 + c(\mathrm{He}_3(z) - az)\,1\{|z| \le R\}\big)$, the
+# coefficients of $\mathbb E[y \mid z]$.
+
+# %%
+from scipy import integrate, special
+
+ROOT = np.sqrt(2 * LN2)  # where b(z) = sign(z^3 - 2 z ln 2) jumps
+
+
+def hermite(k, z):
+    return special.eval_hermitenorm(k, z)
+
+
+def gauss_mean(f, breaks=(-ROOT, 0.0, ROOT)):
+    """E f(z), z ~ N(0, 1), by adaptive quadrature with breaks at the jumps."""
+
+    def density(z):
+        return f(np.asarray(z, float)) * np.exp(-z * z / 2) / np.sqrt(2 * np.pi)
+
+    value, _ = integrate.quad(density, -12, 12, points=breaks, limit=200)
+    return value
+
+
+ks = range(1, 6)
+coef_b = np.array([gauss_mean(lambda z, k=k: binary(z) * hermite(k, z)) for k in ks])
+coef_y = [  # E[y He_k], y = b V with V independent of z
+    sum(
+        v * p * gauss_mean(lambda z, k=k: binary(z) * hermite(k, z))
+        for v, p in zip(V_VALUES, V_PROBS)
+    )
+    for k in ks
+]
+label_values = np.unique(np.concatenate([V_VALUES, -V_VALUES]))  # y = +-|V|
+
+
+def p_label(value, z):
+    """P(y = value | z) on the hidden-sign link."""
+    b = binary(z)
+    return sum(p * (b * v == value) for v, p in zip(V_VALUES, V_PROBS))
+
+
+cond = np.array(
+    [  # E[He_k(z) | y = value], rows: values, columns: k
+        [
+            gauss_mean(lambda z, k=k: hermite(k, z) * p_label(value, z))
+            / gauss_mean(lambda z: p_label(value, z))
+            for k in ks
+        ]
+        for value in label_values
+    ]
+)
+coef_t = [
+    gauss_mean(
+        lambda z, k=k: sum(
+            best_transform(np.array([value]))[0] * p_label(value, z) * hermite(k, z)
+            for value in label_values
+        )
+    )
+    for k in ks
+]
+print("k                           " + "".join(f"{k:9d}" for k in ks))
+print("E[b He_k], b = binary link  " + "".join(f"{v:9.4f}" for v in coef_b))
+print("E[y He_k], hidden sign      " + "".join(f"{v:9.4f}" for v in coef_y))
+for value, row in zip(label_values, cond):
+    print(f"E[He_k | y = {value:+.1f}]         " + "".join(f"{v:9.4f}" for v in row))
+print("E[T(y) He_k], T = E[b | y]  " + "".join(f"{v:9.4f}" for v in coef_t))
+k_star = next((k for k, v in zip(ks, coef_y) if abs(v) > 1e-8), np.inf)
+s_star = next(k for k in ks if np.abs(cond[:, k - 1]).max() > 1e-8)
+print(f"hidden-sign link: k* = {k_star} (E[y | z] = E[V] b(z) = 0), s* = {s_star}")
+
+R = 2.0  # the binary link of the issue: a kills He1, c keeps P(y = 1 | z) in [0, 1]
+a_r = gauss_mean(lambda z: he3(z) * z * (np.abs(z) <= R), (-R, R)) / gauss_mean(
+    lambda z: z * z * (np.abs(z) <= R), (-R, R)
+)
+grid_z = np.linspace(-R, R, 20001)
+c_r = 1 / np.abs(he3(grid_z) - a_r * grid_z).max()
+coef_r = [
+    gauss_mean(
+        lambda z, k=k: c_r * (he3(z) - a_r * z) * (np.abs(z) <= R) * hermite(k, z),
+        (-R, R),
+    )
+    for k in ks
+]
+print(f"binary link with R = {R:g}: a = {a_r:.4f}, c = {c_r:.4f}")
+print("E[(2y - 1) He_k]            " + "".join(f"{v:9.4f}" for v in coef_r))
+glue("sige_t_he3", f"{coef_t[2]:.2f}", display=False)
+glue("sige_b_he3", f"{coef_b[2]:.2f}", display=False)
+glue("sige_issue_a", f"{a_r:.3f}", display=False)
+glue("sige_issue_c", f"{c_r:.3f}", display=False)
+glue("sige_issue_he3", f"{coef_r[2]:.3f}", display=False)
 
 
 # %% [markdown]
@@ -409,12 +594,14 @@ def overlap_chains(cells, cap, n_rep, chunk=500):
         x2 = rng.standard_normal((chunk, size))
         norm2 = z * z + x2 * x2 + rng.chisquare(d[live] - 2, (chunk, size))
         g = np.empty((chunk, size))
-        for name in ("He3", "binary"):
+        for name in ("He3", "binary", "hidden"):
             on = link[live] == name
-            g[:, on] = link_labels(name, z[:, on])
-        for name in ("identity", "-sign"):
+            if on.any():
+                g[:, on] = link_labels(name, z[:, on])
+        for name in ("identity", "-sign", "E[b|y]"):
             on = kind[live] == name
-            g[:, on] = transform(name, g[:, on])
+            if on.any():
+                g[:, on] = transform(name, g[:, on])
         g *= eta[live]
         a, b, c = abc[live].T
         mm = m[live]
@@ -756,7 +943,6 @@ print(f"normalised test MSE, trained first layer: {err_trained:.3f}")
 print(f"normalised test MSE, first layer left at its random start: {err_random:.3f}")
 glue("sige_err_trained", round(float(err_trained), 3), display=False)
 glue("sige_err_random", round(float(err_random), 2), display=False)
-glue("sige_cpu", f"{time.process_time() - cpu_start:.0f} s CPU", display=False)
 glue("sige_runs", n_replicates, display=False)
 glue("sige_runs_binary", n_replicates_binary, display=False)
 
@@ -767,12 +953,104 @@ glue("sige_runs_binary", n_replicates_binary, display=False)
 # record this as a claim: it is not the paper's statement, which compares sample counts, not
 # fixed-width models.
 #
+# **Experiment 4: the paper's regime, transformation and smoothing together.** On the
+# hidden-sign link of {prf:ref}`sige-def-hidden` ($k^\star = \infty$, $s^\star = 3$) three
+# methods run at every $d$ of `dims_hidden` and every step of the grid: smoothing alone (raw
+# labels, smoothed $\mathrm{He}_3$; `n_replicates_hidden_never` neurons per cell), the
+# transformation alone ($T(y) = \mathbb E[b \mid y]$, raw $\mathrm{He}_3$;
+# `n_replicates_hidden_alone`) and both (`n_replicates_hidden`), each run capped at
+# `horizon`$\cdot d^2$ samples, the budget of experiment 1. Raw labels with the raw activation
+# are not run: like smoothing alone they have no correlation to climb. The theory: smoothing
+# alone never, the transformation alone $d^{s^\star - 1} = d^2$, both $d^{s^\star/2} = d^{3/2}$.
+#
+# There is a sharper prediction than the exponent. Given $z$, the transformed labels are
+# $T(y) = b(z)\,\xi$ ({prf:ref}`sige-def-hidden`): the binary link's labels, with the signal
+# $\mathbb E[T\,\mathrm{He}_3] = \mathbb E[T^2]\,\mathbb E[b\,\mathrm{He}_3]$ and the label
+# power $\mathbb E[T^2]$ where the binary link has $\mathbb E[b\,\mathrm{He}_3]$ and $1$. The
+# sample count of online SGD goes as label power over squared signal (the drift against the
+# noise of the derivation above), so the combination should need
+# $1/\mathbb E[T^2] = 8/5$ times the samples of smoothing on the binary link at every $d$,
+# whatever the finite-size shift of that link's slope. The cell prints that ratio where the two
+# experiments share a $d$.
+
+# %%
+clock, cpu = time.perf_counter(), time.process_time()
+hidden = list(HIDDEN)  # smoothed, transformed, transformed + smoothed
+replicates = [n_replicates_hidden_never, n_replicates_hidden_alone, n_replicates_hidden]
+hits4 = [
+    run_experiment([name], dims_hidden, lambda d: horizon * d**2, n_rep)
+    for name, n_rep in zip(hidden, replicates)
+]
+n4, best4 = (np.concatenate(a) for a in zip(*(needed(h) for h in hits4)))
+boot4 = np.concatenate([bootstrap_needed(h) for h in hits4], axis=1)
+reached4 = np.concatenate(  # the best step's share of runs at the target
+    [np.isfinite(h).mean(axis=-1).max(axis=-1) for h in hits4]
+)
+exp4 = slope(dims_hidden, n4)
+exp4_boot = slope(dims_hidden, boot4)
+print(
+    f"experiment 4: {time.perf_counter() - clock:.1f} s wall-clock, "
+    f"{time.process_time() - cpu:.1f} s CPU"
+)
+print("method                        " + "".join(f"  d = {d:<6d}" for d in dims_hidden))
+for k, name in enumerate(hidden):
+    print(f"{name:29s} " + "".join(f"{v:11.0f}" for v in n4[k]))
+    print(f"{'  best step':29s} " + "".join(f"{GRID[j]:11g}" for j in best4[k]))
+    print(f"{'  share at target':29s} " + "".join(f"{v:11.2f}" for v in reached4[k]))
+exp4_ci = {}
+for k, name in enumerate(hidden):
+    exp4_ci[name] = interval(exp4_boot[:, k])
+    lo, hi = exp4_ci[name]
+    th = theory_exponent(name)
+    print(
+        f"{name:29s} fitted exponent {exp4[k]:.2f} (95 % interval {lo:.2f}-{hi:.2f}; "
+        f"theory {th:g})"
+    )
+shared = [d for d in dims_hidden if d in dims]
+ratio_to_binary = [
+    n4[hidden.index("transformed + smoothed hidden"), dims_hidden.index(d)]
+    / n1[index["smoothed binary"], dims.index(d)]
+    for d in shared
+]
+predicted_ratio = coef_b[2] / coef_t[2]  # 1 / E[T^2]
+print(
+    "transformed + smoothed hidden / smoothed binary (experiment 1), samples: "
+    + ", ".join(f"{r:.2f} at d = {d}" for r, d in zip(ratio_to_binary, shared))
+    + f"; predicted 1 / E[T^2] = {predicted_ratio:.2f}"
+)
+glue("sige_cpu", f"{time.process_time() - cpu_start:.0f} s CPU", display=False)
+
+# %% [markdown]
+# {numref}`fig-single-index-generative-exponent-hidden` puts experiment 4 beside smoothing on the
+# binary link.
+
+# %% mystnb={"figure": {"caption": "Experiment 4, the hidden-sign link ($k^\\star = \\infty$, $s^\\star = 3$). Samples needed (median over runs, best step) against the dimension, log-log. Transformation and smoothing together follow smoothing on the binary link of experiment 1 (grey) shifted by the predicted factor $1/\\mathbb E[T^2]$ (grey dashed); the transformation alone climbs more steeply; smoothing alone never reaches the target and is not drawn. The legend gives each fitted slope.", "name": "fig-single-index-generative-exponent-hidden"}} tags=["hide-input"]
+fig, ax = lib.subplots()
+d4 = np.asarray(dims_hidden, float)
+for name, color in [
+    ("transformed hidden", COLOR["transformed"]),
+    ("transformed + smoothed hidden", lib.PALETTE[3]),
+]:
+    k = hidden.index(name)
+    ax.plot(d4, n4[k], "o-", color=color, label=f"{name} ({exp4[k]:.2f})")
+n_binary = n1[index["smoothed binary"]]
+ax.plot(d1, n_binary, "s-", color="0.6", label="smoothed binary, experiment 1")
+scaled = predicted_ratio * n_binary
+ax.plot(d1, scaled, "--", color="0.6", label="the same x 1 / E[T^2]")
+ax.set_xscale("log", base=2)
+ax.set_yscale("log")
+ax.set_xlabel("dimension d")
+ax.set_ylabel(f"samples to overlap {target_overlap:g}")
+ax.legend(fontsize=8)
+lib.show(fig)
+
+# %% [markdown]
 # ## What we reproduced
 #
 # The paper's rates are asymptotic and hide logarithms. Over $d \le$ 256 (experiment 1) the
 # fitted slopes are shifted (printed with the fits), so experiment 1 is judged on what can be
 # seen there: the growth with $d$ of the ratio of two methods' sample counts, whose shifts
-# partly cancel. On the binary link, the paper's regime, the ratio raw / smoothed must grow
+# partly cancel. On the binary link ($s^\star = 3$) the ratio raw / smoothed must grow
 # (claim 3); on $\mathrm{He}_3$ the ratio smoothed / transformed must grow (claim 2). On
 # $\mathrm{He}_3$ the ratio raw / smoothed grows far less regularly (slope
 # {glue:}`sige_gap_he3` in this run, interval printed above), so claim 1 is only the
@@ -804,6 +1082,17 @@ glue("sige_runs_binary", n_replicates_binary, display=False)
 #   $1$ is predicting the mean, and $1 - m^6$ is the floor set by the overlap $m$).
 # * **Claim 7.** The best step of every method and $d$ that reached the target lies inside
 #   the step grid.
+# * **Claims 8 to 11 (experiment 4, the hidden-sign link).** Claim 8 is an ordering, with the
+#   bar of claim 1: the transformation with smoothing needs fewer samples than the
+#   transformation alone by more than the grid resolves. Claim 9: the transformation with
+#   smoothing reaches the target at every $d$ and smoothing alone at none; it is the claim
+#   that rests on $k^\star > s^\star$ (with $\mathbb E[V] \ne 0$ smoothing alone would learn
+#   too). Claims 10 and 11 test the exponent, with the replicate spread as the tolerance and
+#   only where the combination reached the target at every $d$: the 95 % interval of the
+#   fitted exponent must lie below $s^\star - 1 = 2$, the rate of the transformation alone
+#   (claim 10), and contain $s^\star/2 = 3/2$ (claim 11). Over $d = 32$ to $128$ the range is
+#   short and no finite-size shift is allowed for, so claim 11 can fail through that shift
+#   alone.
 
 # %%
 claims = lib.Claims(
@@ -870,15 +1159,63 @@ claims.add(
 )
 at_edge = sum(
     int((np.isin(best, [0, len(GRID) - 1]) & np.isfinite(n)).sum())
-    for best, n in ((best1, n1), (best2, n2))
+    for best, n in ((best1, n1), (best2, n2), (best4, n4))
 )
 claims.add(
-    "Every method and d of experiments 1 and 2 that reached the target: the best step "
-    "is inside the step grid, not at either end (number at an end)",
+    "Every method and d of experiments 1, 2 and 4 that reached the target: the best "
+    "step is inside the step grid, not at either end (number at an end)",
     at_edge,
     "- (a check of our method: the counts are the method's, not the grid's)",
     at_edge == 0,
     fmt="{:d}",
+)
+h_never, h_alone, h_both = (hidden.index(m) for m in HIDDEN)
+span = f"d = {dims_hidden[0]}-{dims_hidden[-1]}"
+with np.errstate(invalid="ignore", divide="ignore"):
+    log_ratio4 = np.log(boot4[:, h_alone] / boot4[:, h_both]).mean(axis=-1)
+    mean4 = float(np.exp(np.log(n4[h_alone] / n4[h_both]).mean()))
+bound4 = float(np.exp(quantile(log_ratio4, 0.025, -np.inf)))
+claims.add(
+    f"Hidden-sign link (k* = inf, s* = 3), {span}: transformation + smoothing needs "
+    "fewer samples than the transformation alone by more than the step grid resolves "
+    f"(ratio, geometric mean over d, bootstrap 2.5 % bound > sqrt({GRID_RATIO:g}))",
+    f"{mean4:.2f} (bound {bound4:.2f})",
+    "d^(s*-1) / d^(s*/2) = d^2 / d^1.5: smoothing on top of the transform helps",
+    bool(bound4 > bar),
+    value=mean4,
+)
+both_reach = bool(np.isfinite(n4[h_both]).all())
+never = int(np.isfinite(n4[h_never]).sum())
+claims.add(
+    f"Hidden-sign link, {span}: transformation + smoothing reaches the target at every "
+    "d, smoothing alone (raw labels) at none (median beyond horizon d^2; number of d "
+    "where it does)",
+    f"{never:d}; best share {reached4[h_never].max():.2f}; transformed + smoothed "
+    f"{'at every d' if both_reach else 'not at every d'}",
+    "E[y | z] = 0 (k* = inf): without the transform nothing to climb, smoothed or not",
+    both_reach and never == 0,
+    value=never,
+)
+lo, hi = exp4_ci["transformed + smoothed hidden"]
+th_both = theory_exponent("transformed + smoothed hidden")
+th_alone = theory_exponent("transformed hidden")
+measured4 = f"{exp4[h_both]:.2f} [{lo:.2f}, {hi:.2f}]"
+learned4 = both_reach and bool(np.isfinite([lo, hi]).all())  # else no exponent at all
+claims.add(
+    f"transformed + smoothed hidden, {span}: the fitted exponent's 95 % interval "
+    "(the replicate spread) lies below the transformation alone's d^(s*-1) exponent",
+    f"{measured4} vs {th_alone:g} (the transformation alone: {exp4[h_alone]:.2f})",
+    "O~(d^(s*/2)) = d^1.5 for s* = 3 < k*: faster than the transform's d^(s*-1) = d^2",
+    learned4 and bool(hi < th_alone),
+    value=exp4[h_both],
+)
+claims.add(
+    f"transformed + smoothed hidden, {span}: the fitted exponent's 95 % interval "
+    "(the replicate spread) contains the theory's d^(s*/2) exponent",
+    f"{measured4} vs {th_both:g}",
+    "O~(d^(s*/2)) = d^1.5 for s* = 3 < k*: transform and smoothing together",
+    learned4 and bool(lo <= th_both <= hi),
+    value=exp4[h_both],
 )
 claims.report()
 
@@ -905,7 +1242,15 @@ claims.report()
 # one that ignores the generative exponent, which predicts $d^{k^\star/2} = d^{3/2}$ for the
 # transformed labels too: claim 4 separates the two. `small-steps` moves the step grid a
 # factor 16 down, so that it no longer brackets the best step: claim 7 sees the best step at
-# the grid's end.
+# the grid's end. On the hidden-sign link, `no-transform` leaves smoothing alone (the
+# combination without the transformation): nothing reaches the target, and claims 8 to 11
+# fail; `no-smoothing` leaves the transformation alone, whose exponent is that of
+# $d^{s^\star - 1}$ (claims 8, 10 and 11), and so does `constant-radius` at these $d$;
+# `radius-held` keeps a fixed radius of the size the schedule reaches in experiment 4: the
+# exponent of the combination leaves $3/2$ (claim 11), and over $d = 256$ to $1024$ that of
+# smoothing on the binary link climbs towards $d^{s^\star - 1}$ (claim 5), so the growth of
+# the radius is what claim 5 tests; `theory-kstar` predicts that the
+# transformed labels, like the raw ones, never learn (claim 11).
 #
 # ## How this compares with the paper
 #
@@ -918,7 +1263,7 @@ claims.report()
 # | Smoothing, $\mathrm{He}_3$ | $d^{k^\star/2} = d^{3/2}$ with $\lambda = d^{1/4}$ {cite:p}`damian2023smoothing` | fewer samples than raw SGD, by more than the step grid resolves (claim 1); the ratio's growth with $d$ is printed but not claimed, so the rate is not tested on this link |
 # | Label transformation, $s^\star = 1$ | $\tilde O(d^{s^\star/2} \vee d) = \tilde O(d)$ | the gap to smoothing grows with $d$ (claim 2, theory slope $1/2$); exponent on $d \ge$ 256 within one log factor of $1$ (claim 4) |
 # | Binary link, $s^\star = 3$ | $\tilde O(d^{s^\star/2}) = \tilde O(d^{3/2})$, smoothing needed | the gap to raw SGD grows with $d$ (claim 3, theory slope $1/2$); exponent on $d \ge$ 256 within one log factor of $3/2$ (claim 5) |
-# | Transformation and smoothing together, $k^\star > s^\star \ge 3$ | $\tilde O(d^{s^\star/2})$ | not run (no such link here) |
+# | Transformation and smoothing together, $k^\star > s^\star \ge 3$ | $\tilde O(d^{s^\star/2})$; each alone $d^{s^\star - 1}$ (transformation) or $d^{k^\star/2}$ (smoothing) | hidden-sign link, $k^\star = \infty$, $s^\star = 3$, $d \le$ 128 in the default: fewer samples than the transformation alone (claim 8), smoothing alone never reaches the target (claim 9), exponent's interval below $2$ (claim 10) and containing $3/2$ (claim 11); raw SGD only under the control `no-smoothing` |
 # | Two-layer network | strong alignment, then small test error, with $\tilde O(d^{s^\star/2} \vee d)$ samples | alignment and test error at one $d$ (`net_dim`), $n = $ `net_steps_per_d`$\cdot d$ (claim 6); the rate is not tested by the network |
 # | Sparse $\theta^\star$ | $\tilde O(k^{s^\star})$ by weight perturbation, SQ bound $\tilde\Omega(k^{s^\star})$ | not run (the perturbation step was not available to us) |
 # | Scale | asymptotic, polylog factors | $32 \le d \le 1024$, target overlap 0.7; `paper` preset to larger $d$ |
@@ -944,11 +1289,37 @@ claims.report()
 # gap (claim 3) {seeds}`3` ({seeds}`3:held`), the transformed-label exponent (claim 4)
 # {seeds}`4` ({seeds}`4:held`), the smoothed exponent on the binary link (claim 5) {seeds}`5`
 # ({seeds}`5:held`) and the network's test error (claim 6) {seeds}`6` ({seeds}`6:held`); the
-# best step was inside the grid on {seeds}`7:held` seeds. The `paper` preset (experiment 1 to
-# $d = 512$, experiment 2 to $d = 2048$, 128 neurons per cell; {paper-preset}`runtime`) gives
-# the transformation's gap slope {paper-preset}`2`, the binary gap's slope {paper-preset}`3`,
-# the transformed exponent {paper-preset}`4` and the smoothed binary exponent
-# {paper-preset}`5`.
+# best step was inside the grid on {seeds}`7:held` seeds. On the hidden-sign link the
+# transformation with smoothing beat the transformation alone by a factor {seeds}`8`
+# ({seeds}`8:held`), smoothing alone never reached the target while the combination did on
+# {seeds}`9:held` seeds. The combination's exponent was {seeds}`10`: its interval lay below
+# $2$ on {seeds}`10:held` seeds and contained $3/2$ on {seeds}`11:held`. The `paper` preset
+# (experiment 1 to $d = 512$, experiment 2 to $d = 2048$, experiment 4 from $d = 64$ to $512$,
+# 128 neurons per cell; {paper-preset}`runtime`) gives the transformation's gap slope
+# {paper-preset}`2`, the binary gap's slope {paper-preset}`3`, the transformed exponent
+# {paper-preset}`4`, the smoothed binary exponent {paper-preset}`5`, and on the hidden-sign
+# link a factor {paper-preset}`8` over the transformation alone and the exponent
+# {paper-preset}`10`.
+#
+# Claim 11 is where a finite-size shift shows. The combination's sample count tracks smoothing
+# on the binary link at the same $d$, times the predicted $1/\mathbb E[T^2]$ (experiment 4's
+# printed ratios and {numref}`fig-single-index-generative-exponent-hidden`), so its fitted
+# exponent is the binary link's local slope at those $d$, which need not be $3/2$ over a
+# factor 4 or 8 in $d$: a shift of that slope moves the interval up or down, and its width is
+# only the replicate spread. The seeds above and the preset's interval against $3/2$
+# ({paper-preset}`11`) show where it sits; wherever it excludes $3/2$, the exact exponent is
+# not reproduced at that range of $d$, and claim 5 (over $d \ge 256$, with one log factor
+# allowed) is the chapter's test of the binary link's $d^{3/2}$. Claim 10 asks less: that the
+# combination is faster than the $d^{s^\star - 1}$ of the transformation alone. In the default
+# the transformation alone is cut by the `horizon` at the largest $d$ (its share at the target
+# is printed with experiment 4), so there claim 10 compares with the theory's $2$, not with a
+# measured one; the control `no-smoothing` and the preset measure it (the preset's:
+# {paper-preset}`10`).
+#
+# Claims 8 and 10 show that smoothing the transformed labels helps at these $d$; they do not
+# test the radius schedule $\lambda = d^{1/4}$: with $\lambda^2$ held at the schedule's value
+# at the middle of `dims_hidden` (the control `radius-held`) the combination still beats the
+# transformation alone over so short a range, while its exponent leaves $3/2$ (claim 11).
 #
 # ## Try it
 #
