@@ -97,8 +97,8 @@
 # *infer* the topic from the prefix has both small, and that is ICL. A small topic gap alone does not
 # prove it, though: a model that stores the $K$ training systems and weighs them by how well each explains
 # the prefix (a Bayesian mixture over memorised topics) also has a small topic gap once the $K$ topics
-# cover the space of systems densely. The chapter therefore runs that memoriser beside the transformer
-# ({ref}`sec-iclar-memoriser`) and asks the transformer to beat it; {ref}`sec-iclar-limits` says what
+# cover the space of systems densely. The chapter therefore runs that memoriser, tuned without test
+# data, beside the transformer ({ref}`sec-iclar-memoriser`) and compares the two; {ref}`sec-iclar-limits` says what
 # the checks still leave open.
 #
 # ```{prf:theorem} Two-level PAC-Bayes bounds (informal; the rates are this chapter's reading)
@@ -239,6 +239,8 @@ train_steps = 600  # Adam steps (all models train at once)
 batch_size = 32  # sequences per step and model
 learning_rate = 0.006
 n_test = 1024  # test sequences (unseen topics, and seen topics per model)
+memoriser_sigmas = [0.1, 0.2, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0]  # its likelihood's scales
+window = 3  # transitions seen by the short-window ridge (control `short-window`)
 loss_clip = 1.0  # c, the clip of the per-token loss in the bound
 sigma_grid = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05]  # posterior and prior scales
 posterior_samples = 2  # weight draws per scale for the posterior's loss
@@ -299,6 +301,10 @@ lib.check_int("train_steps", train_steps, low=1)
 lib.check_int("batch_size", batch_size, low=1)
 lib.check_float("learning_rate", learning_rate, low=0.0, low_open=True)
 lib.check_int("n_test", n_test, low=16)
+lib.check_float_list(
+    "memoriser_sigmas", memoriser_sigmas, low=0.0, low_open=True, increasing=True
+)
+lib.check_int("window", window, low=1)
 lib.check_float("loss_clip", loss_clip, low=0.0, low_open=True)
 lib.check_float_list("sigma_grid", sigma_grid, low=0.0, low_open=True, increasing=True)
 lib.check_int("posterior_samples", posterior_samples, low=1)
@@ -388,15 +394,22 @@ print(f"{n_seqs.sum()} training sequences, {(n_seqs * lengths).sum()} targets")
 # predictor (the true prior on $A$ is orthogonal, not Gaussian).
 
 # %%
-def ridge_predictions(x):
-    """In-context ridge predictions of x_{t+1} from x_{0:t}, all t; x[b, T + 1, d]."""
+def ridge_predictions(x, last=None):
+    """In-context ridge predictions of x_{t+1} from x_{0:t}, all t; x[b, T + 1, d].
+
+    With `last` = w, only the last w transitions, s from t - w to t - 1, are used."""
     lam = state_dim * noise_std**2 / rho**2
     prev, nxt = x[:, :-1], x[:, 1:]
-    xx = np.einsum("bti,btj->btij", prev, prev).cumsum(1)  # sums over s <= t
-    yx = np.einsum("bti,btj->btij", nxt, prev).cumsum(1)
-    eye = lam * np.eye(state_dim)
-    xx = np.concatenate([np.zeros_like(xx[:, :1]), xx[:, :-1]], 1) + eye  # s < t
-    yx = np.concatenate([np.zeros_like(yx[:, :1]), yx[:, :-1]], 1)
+
+    def sums_before_t(z):  # sum over s < t (or t - last <= s < t) of z_s
+        c = np.concatenate([np.zeros_like(z[:, :1]), z.cumsum(1)], 1)  # c_t: s < t
+        if last is None:
+            return c[:, :-1]
+        return c[:, :-1] - c[:, np.maximum(np.arange(z.shape[1]) - last, 0)]
+
+    xx = sums_before_t(np.einsum("bti,btj->btij", prev, prev))
+    xx = xx + lam * np.eye(state_dim)
+    yx = sums_before_t(np.einsum("bti,btj->btij", nxt, prev))
     A_hat = np.linalg.solve(xx, yx.swapaxes(-1, -2)).swapaxes(-1, -2)
     return np.einsum("btij,btj->bti", A_hat, prev)
 
@@ -412,29 +425,64 @@ def per_position_loss(pred, x):
 #
 # A model can also use the prompt without inferring an unseen system: it can store its $K$
 # training systems $A_1, \dots, A_K$ and weigh them by how well each explains the prefix. With
-# the noise law of {eq}`eq-iclar-lds` and a uniform prior over the stored systems, the posterior
-# weight of $A_k$ after $x_{0:t}$ is $w_{k,t} \propto \exp\big(-\sum_{s<t} \lVert x_{s+1} - A_k
-# x_s\rVert^2 / (2\sigma^2)\big)$, and the *memoriser* predicts $\hat x_{t+1} = \sum_k w_{k,t} A_k
-# x_t$. It is the Bayes predictor for a prompt drawn from one of the training topics, so on seen
-# topics it is as good as a model can be; on an unseen topic its error grows with the distance
-# from $A$ to the nearest stored system. It is the reference that separates learning in context
-# from recalling the training topics, and the control `memorised-topics` puts it in the
-# transformer's place.
+# Gaussian noise of scale $s$ and a uniform prior over the stored systems, the posterior weight
+# of $A_k$ after $x_{0:t}$ is $w_{k,t} \propto \exp\big(-\sum_{s'<t} \lVert x_{s'+1} - A_k
+# x_{s'}\rVert^2 / (2s^2)\big)$, and the *memoriser* predicts $\hat x_{t+1} = \sum_k w_{k,t} A_k
+# x_t$. With $s = \sigma$ it is the Bayes predictor for a prompt drawn from one of the training
+# topics. On an unseen topic every stored system is wrong, and the exact likelihood puts almost
+# all the weight on the nearest one; a larger $s$ tempers it and averages several stored systems,
+# which can predict an unseen system better. A second free choice is the sign symmetry of the topic
+# distribution ($U$ and $-U$ are equally likely): the memoriser may store each $-A_k$ as well,
+# doubling its bank at no cost in data.
+#
+# To give the transformer a strong opponent, each model's memoriser picks $s$ from
+# `memoriser_sigmas` and whether to add the negatives **on that model's own training sequences,
+# leaving one topic out**: the sequences of topic $k$ are predicted from the bank without $A_k$
+# (and without $-A_k$), which makes every training topic an unseen one, and the choice with the
+# lowest late-prompt loss wins. No test sequence enters the choice. A model with $K = 1$ has
+# nothing left when its topic is left out; its memoriser keeps $s = \sigma$ and no negatives. It
+# is the reference that separates learning in context from recalling the training topics; the
+# control `memorised-topics` puts it in the transformer's place, and the control
+# `exact-memoriser` replaces it by the untuned one ($s = \sigma$, no negatives).
 
 # %%
-def memoriser_predictions(x, bank, chunk=256):
-    """Posterior-mean predictions over stored systems bank[K, d, d]; x[b, T + 1, d]."""
-    out = []
+def memoriser_losses(x, bank, scales, banned=None, chunk=128):
+    """Per-position loss of the memoriser of bank[K, d, d] on x[b, T + 1, d], one row
+    per likelihood scale; banned[b, K] marks systems sequence b may not use."""
+    total = np.zeros((len(scales), seq_len))
     for i in range(0, len(x), chunk):
         prev, nxt = x[i : i + chunk, :-1], x[i : i + chunk, 1:]
         each = np.einsum("kij,btj->bkti", bank, prev)  # every stored system's guess
-        log_lik = -((each - nxt[:, None]) ** 2).sum(-1) / (2 * noise_std**2)
-        log_w = np.concatenate(  # evidence from the transitions s < t
-            [np.zeros_like(log_lik[..., :1]), log_lik.cumsum(-1)[..., :-1]], -1
+        sq = ((each - nxt[:, None]) ** 2).sum(-1)
+        evidence = np.concatenate(  # squared residuals of the transitions s < t
+            [np.zeros_like(sq[..., :1]), sq.cumsum(-1)[..., :-1]], -1
         )
-        w = np.exp(log_w - log_w.max(1, keepdims=True))
-        out.append(np.einsum("bkt,bkti->bti", w / w.sum(1, keepdims=True), each))
-    return np.concatenate(out)
+        if banned is not None:
+            evidence = np.where(banned[i : i + chunk, :, None], np.inf, evidence)
+        for j, scale in enumerate(scales):
+            log_w = -evidence / (2 * scale**2)
+            w = np.exp(log_w - log_w.max(1, keepdims=True))
+            pred = np.einsum("bkt,bkti->bti", w / w.sum(1, keepdims=True), each)
+            total[j] += ((pred - nxt) ** 2).mean(-1).sum(0)
+    return total / len(x)
+
+
+def tuned_memoriser(m):
+    """Bank and likelihood scale of model m's memoriser, by leaving one topic out."""
+    bank, (k, n, _) = train_topics[m], runs[m]
+    if k == 1 or control == "exact-memoriser":  # the Bayes choice for seen topics
+        return bank, noise_std, False
+    own_x, topic = train_x[m, : k * n], np.repeat(np.arange(k), n)
+    best = (np.inf,)
+    for negatives in (False, True):
+        stored = np.concatenate([bank, -bank]) if negatives else bank
+        banned = topic[:, None] == np.arange(len(stored)) % k
+        late_loss = memoriser_losses(own_x, stored, memoriser_sigmas, banned)
+        late_loss = late_loss[:, seq_len // 2 :].mean(1)
+        j = int(np.argmin(late_loss))
+        if late_loss[j] < best[0]:
+            best = (late_loss[j], stored, memoriser_sigmas[j], negatives)
+    return best[1:]
 
 
 # %% [markdown]
@@ -600,14 +648,28 @@ with torch.no_grad():  # each model's loss on its own training sequences, per t
 mine = np.arange(max_seqs) < n_seqs[:, None]
 train_curve = (own.double().cpu().numpy() * mine[..., None]).sum(1) / n_seqs[:, None]
 mem_unseen, mem_seen, mem_train = (np.zeros((n_models, seq_len)) for _ in range(3))
-for m, bank in enumerate(train_topics):  # the memoriser of each model's own topics
+mem_choice = []
+for m in range(n_models):  # the memoriser of each model's own topics
+    bank, scale, negatives = tuned_memoriser(m)
+    mem_choice.append((scale, negatives))
     own_x = train_x[m, : n_seqs[m]]
-    mem_unseen[m] = per_position_loss(memoriser_predictions(unseen_x, bank), unseen_x)
-    mem_seen[m] = per_position_loss(memoriser_predictions(seen_x[m], bank), seen_x[m])
-    mem_train[m] = per_position_loss(memoriser_predictions(own_x, bank), own_x)
+    mem_unseen[m] = memoriser_losses(unseen_x, bank, [scale])[0]
+    mem_seen[m] = memoriser_losses(seen_x[m], bank, [scale])[0]
+    mem_train[m] = memoriser_losses(own_x, bank, [scale])[0]
+print("memoriser's likelihood scale s (+ with negatives), per model:")
+chosen = [f"K {r[0]}: {s:g}{'+' * g}" for r, (s, g) in zip(runs, mem_choice)]
+print("  " + ", ".join(chosen))
 if control == "memorised-topics":  # the memoriser in the transformer's place
     unseen, seen, train_curve = mem_unseen, mem_seen, mem_train
 ridge = per_position_loss(ridge_predictions(unseen_x), unseen_x)
+ridge_window = per_position_loss(ridge_predictions(unseen_x, window), unseen_x)
+if control == "short-window":  # ridge on the last `window` transitions, every model
+    unseen = np.broadcast_to(ridge_window, unseen.shape)
+    own_xs = [train_x[m, : n_seqs[m]] for m in range(n_models)]
+    seen, train_curve = (
+        np.stack([per_position_loss(ridge_predictions(z, window), z) for z in zs])
+        for zs in (seen_x, own_xs)
+    )
 no_context = per_position_loss(np.zeros_like(unseen_x[:, 1:]), unseen_x)
 oracle = noise_std**2
 positions = np.arange(seq_len)
@@ -636,21 +698,26 @@ for c in k_sweep:
     mem = sweep_mean(mem_unseen, c)[late].mean()
     row = f"unseen {u:.2g}, seen {s:.2g}, memoriser {mem:.2g}"
     print(f"  K {c[0]:4d}, N {c[1]:4d}: {row}")
+glue("late_top", f"{sweep_mean(unseen, k_max)[late].mean():.3f}", display=False)
+glue("mem_late_top", f"{sweep_mean(mem_unseen, k_max)[late].mean():.3f}", display=False)
 
 # %% [markdown]
 # {numref}`fig-iclar-curve` is the ICL curve. The model pre-trained on the most topics predicts the first
 # token of an unseen topic about as badly as the no-context predictor (it cannot do better: nothing in
 # $x_0$ reveals $A$), and then its loss falls quickly as transitions accumulate in the prompt, as the in-context ridge
-# predictor's does, though it stays well above ridge. The memoriser of the same $K$ training systems
-# ({ref}`sec-iclar-memoriser`) uses the prompt too, but only to pick among the systems it stored: in
-# $d$ = `state_dim` dimensions its loss levels off far above the transformer's. The model pre-trained on
-# a single topic is a
+# predictor's does, though it stays well above ridge. Its loss keeps falling after the first
+# $d$ = `state_dim` transitions, unlike that of a ridge predictor that only looks at the last
+# `window` transitions (dashed grey), whose loss relative to no context stops falling once its
+# window is full. The tuned memoriser of the same $K$ training systems
+# ({ref}`sec-iclar-memoriser`) uses the prompt too, but only to weigh the systems it stored: its
+# late-prompt loss is {glue:}`mem_late_top` against the transformer's {glue:}`late_top`, and claim 4
+# below asks whether the difference is a clear margin. The model pre-trained on a single topic is a
 # different kind of predictor: it has learned that one system, and on unseen topics it is *worse* than
 # predicting zero. The same transformer with every attention layer restricted to the current token (the
 # control `context-blind` below) cannot use the prompt at all: on unseen topics it can at best predict
 # zero, and its loss stays on the no-context curve or above it.
 
-# %% mystnb={"figure": {"caption": "Next-token loss on unseen topics along the prompt, for transformers pre-trained on K topics at a fixed number of training sequences (mean over replicates), against the in-context ridge predictor, the no-context predictor and the noise floor, and the memoriser of the training topics of the largest K. With many topics the transformer learns in context and beats the memoriser; with one topic it does not learn in context.", "name": "fig-iclar-curve"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Next-token loss on unseen topics along the prompt, for transformers pre-trained on K topics at a fixed number of training sequences (mean over replicates), against the in-context ridge predictor, the no-context predictor and the noise floor, a ridge predictor that sees only the last few transitions, and the tuned memoriser of the training topics of the largest K. With many topics the transformer learns in context and ends near the memoriser; with one topic it does not learn in context.", "name": "fig-iclar-curve"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 for c, colour in zip(k_sweep, lib.PALETTE[2:]):
     ax.plot(
@@ -664,6 +731,9 @@ ax.plot(
     label=f"memoriser of the K = {k_max[0]} topics",
 )
 ax.plot(positions, ridge, "k--", label="in-context ridge")
+ax.plot(
+    positions, ridge_window, "--", color="0.55", label=f"ridge, last {window} steps"
+)
 ax.plot(positions, no_context, "k:", label="no context (predict 0)")
 ax.axhline(oracle, color="0.6", lw=1, label=r"oracle (knows $A$): $\sigma^2$")
 ax.set_yscale("log")
@@ -681,9 +751,9 @@ lib.show(fig)
 # is worst. As the same $KN$ sequences are spread over more topics, the seen-topic loss rises well above
 # the noise floor (each topic is seen less often) and the unseen-topic loss falls a lot, until the two nearly meet: the
 # topic-level gap of {eq}`eq-iclar-split` closes, which is the paper's picture of ICL emerging from topic-level
-# generalization. The memoriser's unseen-topic loss falls with $K$ too, since more stored systems cover
-# the space better, but more slowly: at the top of the sweep the transformer is well below it, and
-# between the two largest $K$ the memoriser gains much less.
+# generalization. The tuned memoriser's unseen-topic loss falls with $K$ too, since more stored
+# systems cover the space better; how it compares with the transformer at the top of the sweep is
+# claim 4's subject.
 
 # %% mystnb={"figure": {"caption": "Late-prompt loss (positions t at least T/2) on seen and unseen topics against the number of pre-training topics K, at a fixed number K N of training sequences; dots are replicates, lines their means; dash-dotted, the memoriser of the same training topics on unseen topics. The gap between the two solid curves is the topic-level generalization gap.", "name": "fig-iclar-topics"}} tags=["hide-input"]
 fig, ax = lib.subplots()
@@ -1000,27 +1070,40 @@ glue("kl_measured", f"{kl_top:.0e}", display=False)
 # measured against what a model *without* context can do: the no-context predictor (predict 0), which is
 # the best a model blind to the prompt can do on an unseen topic, since $U$ and $-U$ are equally likely.
 # "Learns in context" (claim 1) is read as a loss, relative to the no-context predictor at the same
-# position, that falls along the prompt; "approaches ridge" (claim 2) as more than half of the
-# late-prompt loss gap between no context and ridge closed. "More topics help" (claim 3) compares the
-# largest $K$ with the one before it, so the claim is about the top of the sweep, where a one-topic
-# model's poor loss plays no part. The topic-level gap (claim 4) is measured as a fraction of what the
-# model learned on its own topics, $(L_{\text{unseen}} - L_{\text{seen}}) / (L_{\text{no context}} -
-# L_{\text{seen}})$, guarded by a seen-topic loss below half the no-context loss: a model that learns
-# nothing has a zero gap, and the guard, not the ratio, is what fails for it. Claim 5 asks the
-# transformer to beat the memoriser of its own $K_{\max}$ training topics on unseen topics, the test
-# that separates inferring a system from recalling one. Claim 6 asks the relative sequence-level gap
-# $g_{\mathrm{seq}}$ to halve over the $N$ sweep.
+# position, that falls along the prompt and *keeps falling*: the late-prompt value must be small
+# against the first position's and against its value at $t = d/2, \dots, d$, where a learner has
+# just enough transitions to start pinning $A$ down. The second part is what a learner with a short
+# memory fails: the ridge predictor on the last `window` transitions (control `short-window`)
+# passes the first part but not the second. "More topics help" (claim 2) compares the largest $K$
+# with the one before it, so the claim is about the top of the sweep, where a one-topic model's poor
+# loss plays no part. At $K$ = 16 the models sit at the onset of in-context learning: some
+# replicates end up worse than predicting zero, which any model could fall back to, so the
+# baseline is the lower of the $K$ = 16 loss and the no-context loss. The topic-level gap (claim 3)
+# is measured as a fraction of what the model learned on its own topics, $(L_{\text{unseen}} -
+# L_{\text{seen}}) / (L_{\text{no context}} - L_{\text{seen}})$, guarded by a seen-topic loss below
+# half the no-context loss: a model that learns nothing has a zero gap, and the guard, not the
+# ratio, is what fails for it. Claim 4 asks the transformer to beat the tuned memoriser of its own
+# $K_{\max}$ training topics on unseen topics by a clear margin, the test that separates inferring
+# a system from recalling one. Claim 5 asks the relative sequence-level gap $g_{\mathrm{seq}}$ to
+# halve over the $N$ sweep.
 #
-# Each threshold is a simple fraction set from seed 0's replicates (printed below) before any other
-# seed was run: at least three replicate standard deviations beyond the default's value, on the side
-# where the claim would fail, and short of the values under the controls. Two things are deliberately
-# *not* claimed: that the bound is informative (it cannot be at this scale, as computed above), and
-# that the transformer matches ridge (its late-prompt loss is {glue:}`ratio_to_ridge` times ridge's
-# here, a number set by the training budget, see Try it).
+# Each threshold is a simple fraction beyond seed 0's value by at least three standard deviations
+# of its replicates (the cell below prints the mean and the edge mean ± 3 sd), on the side where the
+# claim would fail, and short of the values under the controls. With two replicates a standard
+# deviation is itself a rough estimate, so the rule guards against the replicate noise seed 0
+# shows, not against every seed. For claim 4 no fraction below 1 clears seed 0's edge: the
+# replicates do not support any margin over the tuned memoriser, and the claim, asked at the
+# margin $2/3$, is recorded as not reproduced; the control `exact-memoriser` shows the check can
+# hold when the memoriser is not tuned. Two things are deliberately *not* claimed: that the bound
+# is informative (it cannot be at this scale, as computed above), and that the transformer matches
+# ridge: its late-prompt loss is {glue:}`ratio_to_ridge` times ridge's here, a number set by the
+# training budget (see Try it), and it closes {glue:}`closed_linear` of the late-prompt gap from no
+# context to ridge on a linear scale but {glue:}`closed_log` on a log scale.
 
 # %%
 k_prev = k_sweep[-2]  # the K sweep's second largest K
 nc_late, ridge_late = no_context[late].mean(), ridge[late].mean()
+early = (positions >= state_dim // 2) & (positions <= state_dim)  # t = d/2 .. d
 
 
 def replicate(values, config, r):
@@ -1035,8 +1118,8 @@ def claim_values(pick):
     relative = pick(unseen, k_max) / no_context  # loss relative to no context, per t
     return {
         "fall": relative[late].mean() / relative[0],
-        "closed": (nc_late - u[k_max]) / (nc_late - ridge_late),
-        "more_topics": u[k_max] / u[k_prev],
+        "keeps_falling": relative[late].mean() / relative[early].mean(),
+        "more_topics": u[k_max] / min(u[k_prev], nc_late),
         "topic_gap": (u[k_max] - s_max) / (nc_late - s_max),
         "seen_vs_none": s_max / nc_late,
         "vs_memoriser": u[k_max] / pick(mem_unseen, k_max)[late].mean(),
@@ -1046,44 +1129,57 @@ def claim_values(pick):
 
 values = claim_values(sweep_mean)
 spread = [claim_values(lambda v, c, r=r: replicate(v, c, r)) for r in range(replicates)]
-print("claim value: mean of replicates [each replicate]")
+print("claim value: mean of replicates [each replicate]; mean -/+ 3 sd of replicates")
 for name, v in values.items():
-    print(f"  {name:13s} {v:6.3f}  [{', '.join(f'{x[name]:.3f}' for x in spread)}]")
+    each = np.array([x[name] for x in spread])
+    sd = each.std(ddof=1) if replicates > 1 else float("nan")
+    print(
+        f"  {name:13s} {v:6.3f}  [{', '.join(f'{x:.3f}' for x in each)}]"
+        f"  {v - 3 * sd:6.3f} / {v + 3 * sd:6.3f}"
+    )
 ratio_to_ridge = sweep_mean(unseen, k_max)[late].mean() / ridge_late
-mem_max = sweep_mean(mem_unseen, k_max)[late].mean()
+closed = (nc_late - sweep_mean(unseen, k_max)[late].mean()) / (nc_late - ridge_late)
+log_closed = math.log(nc_late / sweep_mean(unseen, k_max)[late].mean()) / math.log(
+    nc_late / ridge_late
+)
+relative_window = ridge_window / no_context
 print(
-    f"K = {k_max[0]}: late-prompt unseen loss {values['closed']:.2f} of the way "
-    f"from no context to ridge, {ratio_to_ridge:.1f} x ridge; memoriser {mem_max:.3f}"
+    f"K = {k_max[0]}: late-prompt unseen loss {ratio_to_ridge:.1f} x ridge; it closes "
+    f"{closed:.2f} of the gap from no context to ridge "
+    f"({log_closed:.2f} on a log scale)"
+)
+print(
+    f"ridge on the last {window} transitions: late/first "
+    f"{relative_window[late].mean() / relative_window[0]:.2f}, late/early "
+    f"{relative_window[late].mean() / relative_window[early].mean():.2f} "
+    "(relative to no context)"
 )
 glue("ratio_to_ridge", f"{ratio_to_ridge:.1f}", display=False)
+glue("closed_linear", f"{closed:.2f}", display=False)
+glue("closed_log", f"{log_closed:.2f}", display=False)
 
 # %%
-# simple fractions >= 3 replicate sd beyond seed 0's values, short of the controls
-FALL, CLOSED, MORE, GAP, MEMO = "1/2", "1/2", "1/2", "1/4", "2/3"
-limit = {name: float(Fraction(name)) for name in (FALL, CLOSED, MORE, GAP, MEMO)}
+# simple fractions beyond seed 0's mean -/+ 3 replicate sd, short of the controls;
+# MEMO: no fraction below 1 clears that edge, the claim is recorded as not reproduced
+FALL, KEEP, MORE, GAP, MEMO = "1/2", "3/5", "1/2", "1/4", "2/3"
+limit = {name: float(Fraction(name)) for name in (FALL, KEEP, MORE, GAP, MEMO)}
 claims = lib.Claims(
     "icl-autoregressive-generalization", paper="gong2025autoregressive", control=control
 )
 claims.add(
-    "Unseen-topic loss relative to the no-context predictor falls along the prompt: "
-    f"late-prompt value < {FALL} of the first position's (K = {k_max[0]}; ratio)",
-    values["fall"],
+    "Unseen-topic loss relative to the no-context predictor falls along the prompt "
+    f"and keeps falling: late-prompt value < {FALL} of the first position's and "
+    f"< {KEEP} of its value at t = {state_dim // 2}..{state_dim} "
+    f"(K = {k_max[0]}; ratio; ratio)",
+    f"{values['fall']:.2f}; {values['keeps_falling']:.2f}",
     "ICL performance improves with prompt length (Sec. 5)",
-    values["fall"] < limit[FALL],
-    fmt="{:.2f}",
-)
-claims.add(
-    "…and approaches the in-context ridge predictor: more than "
-    f"{CLOSED} of the late-prompt loss gap between no context and ridge is closed "
-    f"(K = {k_max[0]}; fraction)",
-    values["closed"],
-    "not claimed (ridge is this chapter's reference)",
-    values["closed"] > limit[CLOSED],
-    fmt="{:.2f}",
+    values["fall"] < limit[FALL] and values["keeps_falling"] < limit[KEEP],
+    value=values["keeps_falling"],
 )
 claims.add(
     "At fixed tokens, more topics keep lowering the unseen-topic loss: late-prompt "
-    f"loss at K = {k_max[0]} < {MORE} of K = {k_prev[0]}'s (ratio)",
+    f"loss at K = {k_max[0]} < {MORE} of the lower of K = {k_prev[0]}'s and the "
+    "no-context loss (ratio)",
     values["more_topics"],
     "more pre-training topics, better ICL (shown on GINC, App. C.2)",
     values["more_topics"] < limit[MORE],
@@ -1099,12 +1195,13 @@ claims.add(
     value=values["topic_gap"],
 )
 claims.add(
-    f"The transformer beats the memoriser of its own K = {k_max[0]} topics on unseen "
-    f"topics: late-prompt loss < {MEMO} of the memoriser's (ratio)",
+    f"The transformer clearly beats the tuned memoriser of its own K = {k_max[0]} "
+    f"topics on unseen topics: late-prompt loss < {MEMO} of the memoriser's (ratio)",
     values["vs_memoriser"],
     "ICL emerges from generalization to new topics (abstract); no memoriser compared",
     values["vs_memoriser"] < limit[MEMO],
     fmt="{:.2f}",
+    expect=False,
 )
 claims.add(
     "More sequences per topic shrink the sequence-level gap: relative gap at "
@@ -1120,22 +1217,22 @@ claims.report()
 # ```{controls-table}
 # ```
 #
-# Over the recorded seeds (held / run) the six claims hold on {seeds}`1:held`, {seeds}`2:held`, {seeds}`3:held`,
-# {seeds}`4:held`, {seeds}`5:held` and {seeds}`6:held`; their measured values are {seeds}`1`,
-# {seeds}`2`, {seeds}`3`, {seeds}`4` (the normalised gap), {seeds}`5` and {seeds}`6` (mean ± sd). Under
-# `context-blind` the normalised gap of claim 4 is ill-defined (the seen-topic loss meets the no-context
-# loss, and the ratio's denominator vanishes): there the guard carries the claim. Claim 6 is flipped
-# only by `no-new-data`: it holds for a context-blind and a one-topic model as well, so it shows
-# over-fitting that shrinks with data, not anything specific to in-context learning.
+# Over the recorded seeds (held / run) the five claims hold on {seeds}`1:held`, {seeds}`2:held`,
+# {seeds}`3:held`, {seeds}`4:held` (claim 4 is expected not to hold) and {seeds}`5:held`; their
+# measured values are {seeds}`1` (the late-over-early ratio), {seeds}`2`, {seeds}`3` (the normalised
+# gap), {seeds}`4` and {seeds}`5` (mean ± sd). Under `context-blind` the normalised gap of claim 3
+# is meaningless: the seen-topic loss is above the no-context loss, so the ratio's denominator is
+# negative, and the guard carries the claim. Claim 5 is flipped only by `no-new-data`: it holds for
+# a context-blind and a one-topic model as well, so it shows over-fitting that shrinks with data,
+# not anything specific to in-context learning.
 #
-# Claim 3 is the claim whose threshold the replicates could not fix. Its $1/2$ came, like the
-# others, from seed 0's two replicates (printed above the claims), which happened to agree
-# closely; a ratio of two losses, each from two short training runs, spreads far more from seed to
-# seed than that pair shows ({seeds}`3` over the recorded seeds), so the claim fails on some seeds
-# and is recorded as it fell; the threshold is not moved after the sweep. A ratio between $1/2$
-# and $1$ on such a seed would still say that more topics help, by less than the factor asked
-# for. Two replicates per configuration are what the one-minute default affords; the `paper`
-# preset trains three.
+# Claims 1 and 2 are ratios of losses from two short training runs per configuration, and claim 2
+# compares two of them, one at the onset of in-context learning; their values spread more from seed
+# to seed ({seeds}`1` and {seeds}`2` over the recorded seeds) than two replicates of one seed show,
+# so either can fail on some seeds, where it is recorded as it fell. A ratio between the threshold and
+# $1$ on such a seed still says that the loss falls, or that more topics help, by less than the
+# factor asked for. Two replicates per configuration are what the one-minute default affords; the
+# `paper` preset trains three.
 #
 # Run one control with `make run CHAPTER=icl-autoregressive-generalization CONTROL=context-blind`
 # (or any name in the table): the claims cell then names the control and fails if a claim it must
@@ -1149,8 +1246,8 @@ claims.report()
 #
 # | The paper | This chapter | Why they differ / what it means |
 # |---|---|---|
-# | ICL emerges from AR-NTP pre-training with dependent tokens, as generalization to new topics (abstract) | a 2-layer transformer pre-trained on next-step prediction of random linear systems learns in context on unseen systems ({numref}`fig-iclar-curve`) and beats the memoriser of its training systems; the same transformer blind to its context does not (controls `context-blind`, `memorised-topics`) | linear dynamical systems are one of the paper's three data sets; ours are 4-dimensional and scaled orthogonal, our choice; the memoriser comparison is ours |
-# | ICL improves with prompt length (Sec. 5) | relative to predicting zero, the unseen-topic loss falls along the prompt and closes most of the gap to in-context ridge, but its late-prompt loss stays {glue:}`ratio_to_ridge` times ridge's | a small model trained briefly; the paper trains GPT-2 |
+# | ICL emerges from AR-NTP pre-training with dependent tokens, as generalization to new topics (abstract) | a 2-layer transformer pre-trained on next-step prediction of random linear systems learns in context on unseen systems, its loss still falling late in the prompt ({numref}`fig-iclar-curve`); the same transformer blind to its context does not, nor does a ridge predictor that sees only the last few transitions (controls `context-blind`, `short-window`); it ends near the tuned memoriser of its training systems, not clearly below it (claim 4, not reproduced) | linear dynamical systems are one of the paper's three data sets; ours are 4-dimensional and scaled orthogonal, our choice; the memoriser comparison is ours |
+# | ICL improves with prompt length (Sec. 5) | relative to predicting zero, the unseen-topic loss falls along the prompt and keeps falling after the first $d$ transitions, but its late-prompt loss stays {glue:}`ratio_to_ridge` times ridge's | a small model trained briefly; the paper trains GPT-2 |
 # | more pre-training topics, better ICL (App. C.2, shown on GINC with GPT-2) | at a fixed $KN$, the unseen-topic loss still falls between the two largest $K$, and the topic-level gap is small against what the model learned ({numref}`fig-iclar-topics`); $K$ copies of one topic do neither (control `one-topic`) | on linear systems, not GINC; we fix the tokens, which the paper's sweep (per the reviewers) did not |
 # | sequence- and topic-level bounds that shrink with $N$, $T$ and $K$ | the measured sequence-level gap falls with $N$ and, more slowly than $1/\sqrt T$, with $T$ ({numref}`fig-iclar-sequences`); our bound's terms fall with $K$ and $N$ ({numref}`fig-iclar-bound`) through its $1/K$ and $1/(KN)$ factors | the paper bounds the gaps, we measure them; the $N$ result holds for any over-fitted model; our bound, not the paper's, counts sequences |
 # | data-dependent prior and optimisation-dependent KL | the bound is vacuous, and no prior can fix it at this scale: the KL budget at $K_{\max}$ is {glue:}`kl_budget` | the budget is computed above; the paper's prior and SDE constants are not in our notes |
@@ -1159,26 +1256,30 @@ claims.report()
 # (sec-iclar-limits)=
 # ### What these checks do not separate
 #
-# Claims 1–5 show that the transformer uses its prompt on topics it was not trained on, and uses it
-# better than a model that recalls its $K$ training systems and weighs them by the prompt (claim 5,
-# the memoriser of {ref}`sec-iclar-memoriser`). That comparison needs enough dimensions: in
-# $d = 2$ each $A = \rho U$ is a scaled rotation or reflection, fixed by one angle and one sign, 64
-# topics cover that space densely, and the memoriser passes claims 1–4 and beats a transformer of
-# this size (`-p state_dim=2` in Try it below). In $d = 4$ the space of systems has six angles and a
-# sign, and 64 topics no longer cover it. The checks do not show *which* in-context algorithm the
-# transformer runs (ridge, gradient steps, or something else), nor that the paper's bounds are tight:
-# the claims test the qualitative predictions, and the bound is computed but cannot be informative
-# here. Claim 6 is about memorising sequences, not about in-context learning: a context-blind model and
-# a one-topic model pass it too, as any over-fitted model whose data grows would.
+# Claims 1–3 show that the transformer uses its prompt on topics it was not trained on, and keeps
+# using more of it as the prompt grows. They do not show that it does more than recall its $K$
+# training systems and weigh them by the prompt: the tuned memoriser of {ref}`sec-iclar-memoriser`
+# fails claims 1–3 at the default seed, but the transformer's late-prompt loss is not clearly
+# below the memoriser's (claim 4), so the chapter does not claim that this transformer infers unseen systems rather
+# than interpolating between stored ones. The comparison also depends on the dimension: in $d = 2$
+# each $A = \rho U$ is a scaled rotation or reflection, fixed by one angle and one sign, and 64
+# topics cover that space densely (`-p state_dim=2` in Try it below runs the comparison there); in
+# $d = 4$ the space of systems has six angles and a sign, and 64 topics cover it sparsely. The
+# checks do not show *which* in-context algorithm the transformer runs (ridge, gradient steps, or
+# something else), nor that the paper's bounds are tight: the claims test the qualitative
+# predictions, and the bound is computed but cannot be informative here. Claim 5 is about
+# memorising sequences, not about in-context learning: a context-blind model and a one-topic model
+# pass it too, as any over-fitted model whose data grows would.
 #
 # ## Try it
 #
 # * `python -m lib.build run icl-autoregressive-generalization -p train_steps=3000 -p learning_rate=0.002`
-#   trains five times longer at a smaller step: compare the printed ratio of the late-prompt loss to
-#   ridge's with the default's. How close a transformer of this size gets to ridge depends on the
-#   training budget, which is why the chapter makes no claim about the ratio.
+#   trains five times longer at a smaller step (about five times the default's CPU time): compare
+#   the printed ratio of the late-prompt loss to ridge's, and claim 4's ratio to the memoriser,
+#   with the default's. The chapter makes no claim about the ratio to ridge: how close a
+#   transformer of this size gets depends on the training budget, which the default keeps small.
 # * `python -m lib.build run icl-autoregressive-generalization -p state_dim=2` moves to 2-dimensional
-#   systems, scaled rotations and reflections, which 64 topics cover densely: the memoriser's
-#   unseen-topic loss drops close to ridge's, and claim 5 asks whether the transformer still beats it.
+#   systems, scaled rotations and reflections, which 64 topics cover densely: compare the
+#   memoriser's printed unseen-topic loss with ridge's and with the transformer's (claim 4).
 # * `python -m lib.build run icl-autoregressive-generalization -p length_per_topic=64` repeats the $T$
 #   sweep at the largest $N$ of the default's $N$ sweep, where little of the sequences is memorised.
