@@ -179,13 +179,15 @@ seed = 0
 device = "cpu"
 control = "none"  # or a deliberately wrong variant named in controls.yaml
 # associative recall: vocabularies, frozen embedding width, numbers of pairs M
-n_keys = 64
+n_keys = 128
 n_values = 64
 embed_dim = 32
-pairs = [1, 2, 4, 8, 16, 32, 64]
+pairs = [1, 2, 4, 8, 16, 32, 64, 128]
 # linear recurrent memory: key widths d_k swept (state d_k x embed_dim numbers)
 rnn_key_dims = [2, 4, 8, 16]
-rnn_steps = 600  # Adam steps of the linear recurrent memories (cheap, so more)
+rnn_max_steps = 6000  # cap on the Adam steps of the linear memories
+plateau_window = 200  # steps per window of the plateau rule (the text above)
+plateau_tol = 0.01  # a window improves if some loss falls this fraction below its best
 rnn_batch = 64
 hybrid_key_dim = 4  # the hybrid's recurrent layer, under one attention layer
 attn_layers = 2  # layers of the attention-only model
@@ -197,14 +199,14 @@ fail_accuracy = 0.75  # a model "fails" at M once its accuracy drops below this
 # IsTree: graph sizes, graphs per size, memory (bits) of the one-pass checker
 tree_nodes = [8, 16, 32, 64, 128, 256]
 tree_graphs = 400
-checker_bits = 128
+checker_bits = 64
 # learned IsTree (paper preset): graph size, 0 skips the study
 learn_nodes = 0
 learn_modes = ["no_cot", "cot", "retrieval"]
 learn_models = ["gru", "attention", "hybrid"]
 learn_width = 64
-learn_steps = 2000
-learn_batch = 64
+learn_steps = 1000
+learn_batch = 32
 learn_lr = 0.001
 learn_eval = 200  # test graphs per model and mode, answered by greedy generation
 progress = False  # a progress bar over long loops (on in paper.yaml)
@@ -236,7 +238,9 @@ lib.check_int_list(
 lib.check_int("hybrid_key_dim", hybrid_key_dim, low=1, high=1024)
 lib.check_int("attn_layers", attn_layers, low=1, high=12)
 lib.check_int("train_steps", train_steps, low=1)
-lib.check_int("rnn_steps", rnn_steps, low=1)
+lib.check_int("rnn_max_steps", rnn_max_steps, low=1)
+lib.check_int("plateau_window", plateau_window, low=1)
+lib.check_float("plateau_tol", plateau_tol, low=0, high=1)
 lib.check_int("rnn_batch", rnn_batch, low=1, high=65536)
 lib.check_int("batch_size", batch_size, low=1, high=65536)
 lib.check_float("lr", lr, low=0, low_open=True)
@@ -299,16 +303,21 @@ QUERY = n_values  # the value slot of the query token
 
 
 def recall_batch(n_seq, m, gen):
-    """n_seq sequences of m pairs and a query: tokens (n_seq, m + 1, 2d), answers;
-    drawn on the CPU (the same draws on every device), returned on `device`."""
+    """n_seq sequences of m pairs and a query, as (key id, value id) pairs
+    (n_seq, m + 1, 2), and the answers; drawn on the CPU (the same draws on every
+    device), returned on `device`."""
     keys = torch.rand(n_seq, n_keys, generator=gen).argsort(1)[:, :m]
     values = torch.randint(0, n_values, (n_seq, m), generator=gen)
     asked = torch.randint(0, m, (n_seq,), generator=gen)
     rows = torch.arange(n_seq)
-    keys = torch.cat([keys, keys[rows, asked][:, None]], 1).to(device)
-    values = torch.cat([values, torch.full((n_seq, 1), QUERY)], 1).to(device)
-    tokens = torch.cat([key_emb[keys], value_emb[values]], -1)
-    return tokens, values[rows.to(device), asked.to(device)]
+    keys = torch.cat([keys, keys[rows, asked][:, None]], 1)
+    values = torch.cat([values, torch.full((n_seq, 1), QUERY)], 1)
+    return torch.stack([keys, values], -1).to(device), values[rows, asked].to(device)
+
+
+def embed(ids):
+    """Token vectors: the key's embedding next to the value's, (..., 2 embed_dim)."""
+    return torch.cat([key_emb[ids[..., 0]], value_emb[ids[..., 1]]], -1)
 
 
 def value_logits(o):
@@ -320,23 +329,28 @@ def value_logits(o):
 # The **linear recurrent memory** is the RNN of {eq}`eq-rvt-crosstalk`: the state is the matrix
 # $S_t = S_{t-1} + k_t v_t^\top \in \mathbb{R}^{d_k\times \texttt{embed\_dim}}$, and the query token
 # reads $o = S_M^\top q$. Only the state after the $M$ pairs reaches the answer, so the model is an
-# RNN in the sense of {prf:ref}`rvt-def-rnn` with $d_k\cdot$`embed_dim` numbers of state; we
-# compute $S_M=\sum_t k_t v_t^\top$ in one product instead of a Python loop over $t$. All key widths
-# $d_k$ train at once as a batch of independent models: each has the largest width, and a fixed
-# mask zeroes the columns beyond its own $d_k$ (they receive no gradient). Under the control
-# `random-keys` the keys and queries are a fixed random projection of the key embedding, the same
-# for both and never trained: the geometry of {prf:ref}`rvt-prop-welch` with random keys, and
-# nothing learned about where to put them.
+# RNN in the sense of {prf:ref}`rvt-def-rnn` with $d_k\cdot$`embed_dim` numbers of state. Since
+# $k_t$, $v_t$ and $q$ are linear in the two frozen embeddings of a token, we compute
+# $S_M^\top q=\sum_t (q^\top k_t)\,v_t$ through tables over the vocabularies (the same function,
+# without a product per token). All key widths $d_k$ train at once as a batch of independent
+# models: each has the largest width, and a fixed mask zeroes the columns beyond its own $d_k$ (they
+# receive no gradient). Beside the trained memories, every run trains a **random-keys reference**
+# at the same widths: its keys and queries are a fixed random projection of the key embedding, the
+# same for both and never trained (only its values are), so it has the geometry of
+# {prf:ref}`rvt-prop-welch` with random keys and nothing learned about where to put them. Under the
+# control `random-keys` the trained memories get such keys too.
 
 # %%
 class LinearMemories(nn.Module):
-    """One linear recurrent memory per key width d_k, trained side by side."""
+    """One linear recurrent memory per key width d_k, trained side by side; the
+    memories flagged in `random` keep fixed random keys and queries."""
 
-    def __init__(self, key_dims):
+    def __init__(self, key_dims, random):
         super().__init__()
         n, width, d_in = len(key_dims), max(key_dims), 2 * embed_dim
         cols = torch.arange(width)[None, :] < torch.tensor(key_dims)[:, None]
         self.register_buffer("mask", cols.to(DT)[:, None, :])
+        self.register_buffer("random", torch.tensor(random)[:, None, None])
         init = 1 / math.sqrt(d_in)
         self.W_k = nn.Parameter(torch.randn(n, d_in, width, dtype=DT) * init)
         self.W_q = nn.Parameter(torch.randn(n, d_in, width, dtype=DT) * init)
@@ -345,16 +359,22 @@ class LinearMemories(nn.Module):
         fixed[:, embed_dim:] = 0  # reads the key half of the token only
         self.register_buffer("fixed_keys", fixed)
 
-    def forward(self, tokens):
-        pairs_, query = tokens[:, :-1], tokens[:, -1]
-        W_k, W_q = self.W_k, self.W_q
-        if control == "random-keys":
-            W_k = W_q = self.fixed_keys
-        k = torch.einsum("btd,ndk->nbtk", pairs_, W_k * self.mask)
-        v = torch.einsum("btd,ndv->nbtv", pairs_, self.W_v)
-        state = torch.einsum("nbtk,nbtv->nbkv", k, v)  # S_M, one per model
-        q = torch.einsum("bd,ndk->nbk", query, W_q * self.mask)
-        return value_logits(torch.einsum("nbk,nbkv->nbv", q, state))
+    def forward(self, ids):
+        d, n = embed_dim, self.mask.shape[0]
+        W_k = torch.where(self.random, self.fixed_keys, self.W_k) * self.mask
+        W_q = torch.where(self.random, self.fixed_keys, self.W_q) * self.mask
+        keys = ids[:, :-1, 0].expand(n, -1, -1)  # (models, batch, M)
+        vals = ids[:, :-1, 1].expand(n, -1, -1)
+        q = key_emb[ids[:, -1, 0]] @ W_q[:, :d] + value_emb[ids[:, -1, 1]] @ W_q[:, d:]
+        # q . k for every key and value id, then for the tokens of each sequence
+        s_key, s_val = q @ (key_emb @ W_k[:, :d]).mT, q @ (value_emb @ W_k[:, d:]).mT
+        score = s_key.gather(2, keys) + s_val.gather(2, vals)
+        # sum_t score_t v_t, with v_t = W_v^T x_t, grouped by key id and by value id
+        per_key = torch.zeros_like(s_key).scatter_add(2, keys, score)
+        per_val = torch.zeros_like(s_val).scatter_add(2, vals, score)
+        o = per_key @ (key_emb @ self.W_v[:, :d])
+        o = o + per_val @ (value_emb @ self.W_v[:, d:])
+        return value_logits(o)
 
 
 # %% [markdown]
@@ -394,8 +414,8 @@ class AttentionModel(nn.Module):
         self.layers = nn.ModuleList(Attention(2 * embed_dim) for _ in range(layers))
         self.read = nn.Linear(2 * embed_dim, embed_dim, bias=False, dtype=DT)
 
-    def forward(self, tokens):
-        x = tokens
+    def forward(self, ids):
+        x = embed(ids)
         for i, layer in enumerate(self.layers):
             x = layer(x, last_only=i == len(self.layers) - 1)
         return value_logits(self.read(x[:, -1]))
@@ -413,7 +433,8 @@ class HybridModel(nn.Module):
         self.attn = Attention(w)
         self.read = nn.Linear(w, embed_dim, bias=False, dtype=DT)
 
-    def forward(self, tokens):
+    def forward(self, ids):
+        tokens = embed(ids)
         # position t reads S_t = sum_{i <= t} k_i v_i^T with its own query q_t
         scores = (self.W_q(tokens) @ self.W_k(tokens).transpose(1, 2)).tril()
         x = tokens + scores @ self.W_v(tokens)
@@ -421,10 +442,15 @@ class HybridModel(nn.Module):
 
 
 # %% [markdown]
-# Training is the same for every model: Adam with a short warm-up and a cosine decay, each step on a
-# batch with one value of $M$, cycling through `pairs`, so one model is trained for every $M$ at
-# once. Test accuracy is measured per $M$ on `eval_samples` fresh sequences, the same ones for every
-# model.
+# Training is the same for every model: Adam, each step on a batch with one value of $M$, cycling
+# through `pairs`, so one model is trained for every $M$ at once. The attention model and the hybrid
+# train `train_steps` steps with a short warm-up and a cosine decay, which is enough for them to
+# solve recall. The linear memories train **to a plateau**, by a rule fixed in advance: their
+# training loss (summed over the memories) is averaged over windows of `plateau_window` steps; a
+# window whose loss is not at least the fraction `plateau_tol` below the best earlier window divides
+# the learning rate by 4, and the third such window stops the training (at most `rnn_max_steps`
+# steps). Test accuracy is measured per $M$ on `eval_samples` fresh sequences, the same ones for
+# every model.
 
 # %%
 def train_recall(model, steps, batch):
@@ -436,8 +462,8 @@ def train_recall(model, steps, batch):
         lambda s: min(1.0, (s + 1) / warm) * 0.5 * (1 + math.cos(math.pi * s / steps)),
     )
     for step in range(steps):
-        tokens, answer = recall_batch(batch, pairs[step % len(pairs)], gen)
-        logits = model(tokens)
+        ids, answer = recall_batch(batch, pairs[step % len(pairs)], gen)
+        logits = model(ids)
         loss = F.cross_entropy(
             logits.reshape(-1, n_values),
             answer.repeat(logits.numel() // answer.numel() // n_values),
@@ -449,6 +475,38 @@ def train_recall(model, steps, batch):
     return model
 
 
+def train_to_plateau(model, batch):
+    """Adam with the plateau rule above; returns the model and the steps taken."""
+    gen = torch.Generator().manual_seed(int(rng.integers(2**62)))
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    best, cuts, step, rate = None, 0, 0, lr
+    while step < rnn_max_steps and cuts < 3:
+        window = 0
+        for _ in range(plateau_window):
+            for group in opt.param_groups:  # warm-up over the first window
+                group["lr"] = rate * min(1.0, (step + 1) / plateau_window)
+            ids, answer = recall_batch(batch, pairs[step % len(pairs)], gen)
+            logits = model(ids)  # (models, batch, n_values)
+            loss = (
+                F.cross_entropy(
+                    logits.reshape(-1, n_values),
+                    answer.repeat(len(logits)),
+                    reduction="none",
+                )
+                .view(len(logits), -1)
+                .mean(1)
+            )
+            opt.zero_grad()
+            loss.sum().backward()
+            opt.step()
+            window, step = window + loss.detach(), step + 1
+        window = float(window.sum()) / plateau_window
+        if best is not None and window > best * (1 - plateau_tol):
+            cuts, rate = cuts + 1, rate / 4
+        best = window if best is None else min(best, window)
+    return model, step
+
+
 eval_gen = torch.Generator().manual_seed(int(rng.integers(2**62)))
 test_sets = [recall_batch(eval_samples, m, eval_gen) for m in pairs]
 
@@ -456,7 +514,14 @@ test_sets = [recall_batch(eval_samples, m, eval_gen) for m in pairs]
 @torch.no_grad()
 def recall_accuracy(model):
     """Accuracy per M (last axis), for each model of a batch of models (first axes)."""
-    hits = [(model(x).argmax(-1) == y).to(DT).mean(-1) for x, y in test_sets]
+    hits = [
+        torch.cat(
+            [model(x).argmax(-1) == y for x, y in zip(xs.split(250), ys.split(250))], -1
+        )
+        .to(DT)
+        .mean(-1)
+        for xs, ys in test_sets
+    ]
     return torch.stack(hits, -1).cpu().numpy()
 
 
@@ -861,21 +926,28 @@ from myst_nb import glue
 
 att_name = f"attention ({attn_layers} layers)"
 hyb_name = f"hybrid (d_k {hybrid_key_dim} + 1 attention)"
-key_dims = rnn_key_dims
+# the trained memories and the random-keys reference, one batch of models; under
+# fixed-state one memory of the smallest d_k (and its reference) stands for every state
+key_dims = rnn_key_dims[:1] if control == "fixed-state" else rnn_key_dims
+memories, rnn_steps = train_to_plateau(
+    LinearMemories(
+        key_dims + key_dims,
+        [control == "random-keys"] * len(key_dims) + [True] * len(key_dims),
+    ).to(device),
+    rnn_batch,
+)
+lin_acc, ref_acc = np.split(recall_accuracy(memories), 2)
 if control == "fixed-state":
+    lin_acc, ref_acc = (np.repeat(a, len(rnn_key_dims), 0) for a in (lin_acc, ref_acc))
     key_dims = [rnn_key_dims[0]] * len(rnn_key_dims)
+print(f"linear memories: {rnn_steps} steps to the plateau (cap {rnn_max_steps})")
 models = {
-    "linear RNN": LinearMemories(key_dims).to(device),
     att_name: AttentionModel(attn_layers).to(device),
     hyb_name: HybridModel(hybrid_key_dim).to(device),
 }
 recall = {}
-for i, name in enumerate(
-    lib.progress(list(models), enabled=progress, desc="recall models")
-):
-    steps, batch = (rnn_steps, rnn_batch) if i == 0 else (train_steps, batch_size)
-    recall[name] = recall_accuracy(train_recall(models[name], steps, batch))
-lin_acc = recall.pop("linear RNN")
+for name in lib.progress(list(models), enabled=progress, desc="recall models"):
+    recall[name] = recall_accuracy(train_recall(models[name], train_steps, batch_size))
 lin_names = [f"linear RNN, d_k {dk}" for dk in rnn_key_dims]
 recall.update(zip(lin_names, lin_acc))
 d_in = 2 * embed_dim
@@ -886,6 +958,10 @@ print("test accuracy by M =", pairs, "  (trained parameters)")
 for name in [att_name, hyb_name, *lin_names]:
     accs = " ".join(f"{a:5.2f}" for a in recall[name])
     print(f"  {name:30s} {accs}  ({n_params[name]})")
+for dk, acc in zip(rnn_key_dims, ref_acc):
+    accs = " ".join(f"{a:5.2f}" for a in acc)
+    print(f"  {f'random keys, d_k {dk}':30s} {accs}")
+glue("rvt_rnn_steps", rnn_steps, display=False)
 glue("rvt_params_lin", n_params[lin_names[-1]], display=False)
 glue("rvt_params_att", n_params[att_name], display=False)
 glue("rvt_params_hyb", n_params[hyb_name], display=False)
@@ -939,6 +1015,7 @@ lib.show(fig)
 # %%
 state_sizes = np.array(rnn_key_dims) * embed_dim
 m_fail = np.array([failure_point(a) for a in lin_acc])
+ref_fail = np.array([failure_point(a) for a in ref_acc])
 
 
 def describe(m):
@@ -947,25 +1024,47 @@ def describe(m):
     return f"> {pairs[-1]} (never within the sweep)" if math.isinf(m) else f"{m:.3g}"
 
 
-for dk, s, m in zip(rnn_key_dims, state_sizes, m_fail):
-    print(f"d_k {dk:3d}: state {s:5d} numbers, fails at M = {describe(m)}")
+def loglog_slope(m):
+    """Least-squares slope of log failure point against log state (nan unless all
+    the failure points are inside the sweep)."""
+    if not np.isfinite(m).all():
+        return math.nan
+    return float(np.polyfit(np.log(state_sizes), np.log(m), 1)[0])
+
+
+key_ratio = m_fail / ref_fail  # nan where either fails below the smallest M
+print("d_k  state | fails at M: trained memory, random-keys reference | ratio")
+for dk, s, m, r, q in zip(rnn_key_dims, state_sizes, m_fail, ref_fail, key_ratio):
+    print(f"{dk:3d}  {s:5d} | {describe(m):>28s}  {describe(r):>28s} | {q:5.2f}")
 finite = np.isfinite(m_fail)
-slope, per_doubling = math.nan, np.full(len(m_fail) - 1, math.nan)
+slope, ref_slope = loglog_slope(m_fail), loglog_slope(ref_fail)
+per_doubling = np.full(len(m_fail) - 1, math.nan)
 if finite.all():
-    slope = np.polyfit(np.log(state_sizes), np.log(m_fail), 1)[0]
     per_doubling = (m_fail[1:] / m_fail[:-1]) ** (
         1 / np.log2(state_sizes[1:] / state_sizes[:-1])
     )
-print(f"log-log slope of the failure point against the state size: {slope:.2f}")
+print(f"log-log slope: trained {slope:.2f}, random keys {ref_slope:.2f}")
 print("growth of the failure point per doubling of the state:", per_doubling.round(2))
 for dk, m in zip(rnn_key_dims, m_fail):
     glue(f"rvt_fail_{dk}", round(float(m), 1), display=False)
+wide = np.array(rnn_key_dims) >= 4
+min_ratio = float(np.min(key_ratio[wide])) if wide.any() else math.nan
+glue("rvt_min_ratio", round(min_ratio, 2), display=False)
 glue("rvt_slope", round(float(slope), 2), display=False)
+glue("rvt_ref_slope", round(float(ref_slope), 2), display=False)
 
-# %% mystnb={"figure": {"caption": "The M at which the linear recurrent memory's accuracy drops below fail_accuracy, against the size of its state (d_k times embed_dim numbers). The failure point grows faster than in proportion to the state (dashed, slope 1 through the geometric mean).", "name": "fig-rvt-capacity"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "The M at which the linear recurrent memory's accuracy drops below fail_accuracy, against the size of its state (d_k times embed_dim numbers), for the trained memories (blue) and the random-keys reference (grey); dashed, slope 1 through the geometric mean of the trained points.", "name": "fig-rvt-capacity"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 ax.plot(
     state_sizes[finite], m_fail[finite], "o-", color=blues[-1], label="linear memory"
+)
+ref_ok = np.isfinite(ref_fail)
+ax.plot(
+    state_sizes[ref_ok],
+    ref_fail[ref_ok],
+    "^:",
+    color="grey",
+    label="random-keys reference",
 )
 if finite.any():
     centre = np.exp(np.mean(np.log(m_fail[finite] / state_sizes[finite])))
@@ -978,17 +1077,25 @@ ax.legend()
 lib.show(fig)
 
 # %% [markdown]
-# {numref}`fig-rvt-capacity` shows the failure point climbing with the state, but more steeply than
-# the proportional line: the fitted slope is {glue:}`rvt_slope`, against the 1 of
-# {prf:ref}`rvt-prop-welch`. The proposition is a lower bound on crosstalk for the best possible
-# keys; trained memories at small $d_k$ lose more than it charges (the $d_k=2$ memory already fails
-# at $M\approx$ {glue:}`rvt_fail_2`), so over $d_k$ = 2 to 16 the curve is steeper than its
-# asymptote. With keys that are a fixed random projection (the control `random-keys`, nothing
-# learned about their placement) claim 4 fails (the controls table): the steep growth comes with
-# training, not with the geometry of keys as such. The information bound {eq}`eq-rvt-fano` does not bind here: even $d_k=2$ stores
-# $2\cdot$`embed_dim` float64 numbers, thousands of bits, against the $M\log_2 V$ bits of
-# the pairs at the largest $M$. Bit counting is the worst case over all RNNs; geometry is what a linear memory actually
-# pays.
+# {numref}`fig-rvt-capacity` shows the failure point climbing with the state, for the trained
+# memories and for the random-keys reference, both trained to their plateau
+# ({glue:}`rvt_rnn_steps` steps here). From $d_k=4$ on, the trained memory fails at an $M$ a
+# roughly constant factor beyond the reference (the ratio column; smallest
+# {glue:}`rvt_min_ratio`): learning where to put the keys shifts the curve on the log-log plot
+# rather than steepening it. The fitted slopes ({glue:}`rvt_slope` trained, {glue:}`rvt_ref_slope`
+# random keys) are an illustration only: the proposition is a lower bound on crosstalk for the best
+# possible keys and says nothing about the exponent over a finite range of $d_k$, and a slope over
+# four points is dominated by its end points. The reference also ties the query to the key and
+# reads only the key half of the token, so it removes more than the placement of the keys.
+#
+# The key width is useful only up to `embed_dim`. Keys and queries are linear in the frozen key
+# embeddings, which are `embed_dim` wide, so the matrix of scores $q^\top k$ over the key
+# vocabulary has rank at most `embed_dim`: no linear memory of any $d_k$ can hold more than about
+# `embed_dim` orthogonal keys, and widening $d_k$ beyond it buys nothing. The sweep therefore keeps
+# $d_k$ at most `embed_dim`, and claim 1 uses only memories with $M\ge8d_k$. The information bound
+# {eq}`eq-rvt-fano` does not bind here: even $d_k=2$ stores $2\cdot$`embed_dim` float64 numbers,
+# thousands of bits, against the $M\log_2 V$ bits of the pairs at the largest $M$. Bit counting is
+# the worst case over all RNNs; geometry is what a linear memory actually pays.
 #
 # ### IsTree: streaming with bounded memory versus search with retrieval
 
@@ -1023,7 +1130,7 @@ glue("rvt_dfs_graphs", tree_graphs * len(tree_nodes), display=False)
 glue("rvt_dfs_errors", int(round(dfs_err.sum() * tree_graphs)), display=False)
 glue("rvt_lookups_per_node", round(max(dfs_lookups) / tree_nodes[-1], 1), display=False)
 
-# %% mystnb={"figure": {"caption": "Error rate on random hard IsTree instances against the number of nodes n. The one-pass checker with a fixed memory of checker_bits bits is exact while its table holds every node and then errs on a growing share of the non-trees; the depth-first search with retrieval, with 4 log2(n) bits of working memory, is never wrong. The dotted line marks n = checker_bits.", "name": "fig-rvt-istree"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Error rate on random hard IsTree instances against the number of nodes n. The one-pass checker with a fixed memory of checker_bits bits, a greedy table of nodes, is exact while its table holds every node and then errs on more of the non-trees; the depth-first search with retrieval, with 4 log2(n) bits of working memory, is never wrong. The dotted line marks n = 2 checker_bits, from which on the memory is below n/2 bits.", "name": "fig-rvt-istree"}} tags=["hide-input"]
 fig, ax = lib.subplots()
 ax.errorbar(
     tree_nodes,
@@ -1035,7 +1142,7 @@ ax.errorbar(
     label=f"one-pass checker ({checker_bits} bits), 2 s.e.",
 )
 ax.plot(tree_nodes, dfs_err, "s-", color="tab:purple", label="DFS with retrieval")
-ax.axvline(checker_bits, color="grey", ls=":", label="n = checker_bits")
+ax.axvline(2 * checker_bits, color="grey", ls=":", label="n = 2 checker_bits")
 ax.set_xscale("log", base=2)
 ax.set_xlabel("nodes in the graph, n")
 ax.set_ylabel("error rate (fraction of graphs)")
@@ -1045,8 +1152,11 @@ lib.show(fig)
 # %% [markdown]
 # In {numref}`fig-rvt-istree`, the checker's errors are all of one kind: a non-tree whose cycle
 # closes through nodes it had no room to remember is called a tree. Since half the graphs are
-# non-trees, its error creeps towards $1/2$ as $n$ outgrows its table. From $n=$ `checker_bits` on,
-# its memory is below $n$ bits, the regime of {prf:ref}`rvt-thm-istree`. This is one streaming
+# non-trees, its error creeps towards $1/2$ as $n$ outgrows its table. Below $n=$ `checker_bits`
+# its memory is more than $n$ bits, enough for one bit per node, and a smarter policy than this
+# greedy table (a side bit per node) would be exact there; so only the sizes $n\ge
+# 2\cdot$`checker_bits`, where the memory is below $n/2$ bits, the regime of
+# {prf:ref}`rvt-thm-istree`, carry claim 6. This is one streaming
 # algorithm, so its failure illustrates the theorem without proving it: the theorem says that
 # *every* one-pass reader with $o(n)$ bits fails. Given a memory that grows with $n$ (the control
 # `growing-memory`), the same checker is exact at every size. The search writes $O(n)$ CoT records
@@ -1056,9 +1166,15 @@ lib.show(fig)
 # (the controls table).
 #
 # ### Learned IsTree (`paper` preset)
+#
+# The default run skips this study (`learn_nodes` = 0). The `paper` preset trains every model in
+# `learn_models` on every task mode in `learn_modes`, each for `learn_steps` AdamW steps of
+# `learn_batch` graphs, and tests it on `learn_eval` fresh graphs; claims 7–9 read the table
+# printed here.
 
 # %%
 learned = {}
+glue("rvt_learn_graphs", learn_steps * learn_batch, display=False)
 if learn_nodes:
     probe = [
         len(istree_sequence(e, t, m)[0])
@@ -1081,38 +1197,74 @@ else:
 # %% [markdown]
 # ## What we reproduced
 #
-# Claims 1 and 2 compare the models at the largest $M$ and at every $M$. Claim 3 asks the failure
-# point to grow by more than $\sqrt2$ per doubling of the state, halfway on a log scale between no
-# growth and the proportional growth of {prf:ref}`rvt-prop-welch`. Claim 4 records how the
-# trained memories depart from that proportional growth: a log-log slope above 1.1, that is, above
-# the proposition's 1 by about four standard deviations of the slope over seeds 0–9
-# ({seeds}`4`). Claims 1, 3 and 4 are statements at the default training budget of the linear
-# memories (`rnn_steps`); Try it asks whether they survive longer training. Claims 5 and 6 are the two
-# IsTree algorithms; the one-pass checker must be exact where its table holds every node, rise with
-# $n$ (no drop of more than 2 standard errors between sizes), and err at least 0.3 at the largest
-# $n$.
+# Claim 1 compares attention with the best linear memory at the largest $M$, among the memories
+# whose key width is small against it ($M\ge 8d_k$, where {prf:ref}`rvt-prop-welch` puts the mean
+# squared crosstalk at 7 or more); it is the chapter's test, not the paper's, since the paper's bit
+# bound does not bind at our state sizes. The linear memories are trained to their plateau, and
+# with `n_keys` keys and $M$ up to {glue:}`rvt_m_last` even the largest of them fails well inside
+# the sweep. Claim 2 is the gain of the hybrid over the linear memory of its own key width trained
+# alone, also at the largest $M$. With one token per pair a single attention layer solves recall by
+# itself, so this claim tests the layer the hybrid appends, not the hybrid's combination of the
+# two: the recurrent part could be removed and the claim would still hold, and the control
+# `uniform-attention` is what flips it. Claim 3 asks the failure point to grow by more than
+# $\sqrt2$ per doubling of the state, halfway on a log scale between no growth and the
+# proportional growth of {prf:ref}`rvt-prop-welch`. Claim 4 asks whether trained keys buy
+# capacity: at every $d_k\ge4$ the trained memory's failure point must be at least `KEY_MARGIN`
+# times that of the random-keys reference of the same $d_k$. The margin follows a rule fixed before
+# any other seed was run: under the control `random-keys` both memories of a $d_k$ have random keys,
+# so their ratio is the replicate spread of the ratio; the margin is the exponential of three times
+# the largest $|\log|$ of that ratio over $d_k\ge 4$ at seed 0, rounded up to 0.05. The control's
+# smallest ratio is claim 4's value in the controls table. The smallest memory, $d_k=2$, is left
+# out: it has too few key directions for learning to place them much better than chance, and its
+# ratio (printed in the failure-point table) can fall below 1. Claim 5 is an implementation check:
+# the search is exact by construction, and its $O(\log n)$ bits hold because the records are
+# reachable only through the look-up (the control `no-record-retrieval` takes the look-up away).
+# Claim 6 is the IsTree checker, tested only where its memory is below $n/2$ bits. Claims 7–9
+# exist only when the learned IsTree study runs (the `paper` preset): the GRU's gain from CoT, the
+# gap that CoT leaves between the GRU and the Transformer, and the GRU's gain from retrieval CoT,
+# each against a margin of 0.15, three standard errors of a difference of two accuracies measured
+# on the preset's `learn_eval` graphs. They are asserted only if the Transformer with CoT reaches
+# `LEARNED_GATE` of the test graphs: below that the training budget (`learn_steps` x
+# `learn_batch` graphs per model, a small fraction of the authors' 5M samples) has not learned the
+# task, a comparison between models near chance says nothing about the paper, and the run prints
+# that the claims are not tested at this budget.
 
 # %%
 claims = lib.Claims(
     "rnns-vs-transformers-retrieval", paper="wen2025rnns", control=control
 )
-best_rnn_last = max(recall[k][-1] for k in lin_names)
-gap_last = recall[att_name][-1] - best_rnn_last
+# claim 4's margin: three times the largest |log ratio| between two random-keys
+# memories of one d_k >= 4 (the control random-keys at seed 0), rounded up to 0.05
+KEY_MARGIN = 1.65
+LEARNED_GATE = 0.8  # Transformer with CoT: the budget has learned the task
+# claim 1: only the memories whose key width is small against M (M >= 8 d_k)
+crowded = [n for n, dk in zip(lin_names, rnn_key_dims) if 8 * dk <= pairs[-1]]
+crowded_dk = [dk for dk in rnn_key_dims if 8 * dk <= pairs[-1]]
+gap_last = (
+    recall[att_name][-1] - max(recall[n][-1] for n in crowded) if crowded else math.nan
+)
 claims.add(
-    f"at M = {pairs[-1]} every linear RNN (d_k up to {rnn_key_dims[-1]}) is at least "
-    "0.3 below attention (best recurrent accuracy)",
-    best_rnn_last,
-    "RNNs cannot solve associative recall once M outgrows the state (Thm.)",
-    gap_last >= 0.3,
+    f"at M = {pairs[-1]}, attention is at least 0.3 more accurate than every linear "
+    f"RNN trained to its plateau with M >= 8 d_k (d_k up to "
+    f"{max(crowded_dk, default=math.nan)}; attention minus best RNN)",
+    gap_last,
+    "- (the crosstalk proposition is the chapter's; the bit bound does not bind)",
+    bool(gap_last >= 0.3),
     fmt="{:.2f}",
 )
-worst_retrieval = min(recall[att_name].min(), recall[hyb_name].min())
+alone_last = (
+    recall[f"linear RNN, d_k {hybrid_key_dim}"][-1]
+    if hybrid_key_dim in rnn_key_dims
+    else math.nan
+)
+hybrid_gain = recall[hyb_name][-1] - alone_last
 claims.add(
-    f"attention and the hybrid (d_k {hybrid_key_dim} memory + one attention layer) "
-    "stay above 0.95 at every M (lowest accuracy)",
-    worst_retrieval,
-    "a Transformer, or an RNN with one attention layer, solves recall at every M",
-    worst_retrieval >= 0.95,
+    f"at M = {pairs[-1]} one attention layer added on top of the d_k {hybrid_key_dim} "
+    "memory lifts it by at least 0.5 (hybrid minus memory alone); with one token per "
+    "pair that layer solves recall by itself",
+    hybrid_gain,
+    "one appended attention layer suffices for recall",
+    bool(hybrid_gain >= 0.5),
     fmt="{:.2f}",
 )
 claims.add(
@@ -1124,44 +1276,72 @@ claims.add(
     fmt="{:.2f}",
 )
 claims.add(
-    "the failure point grows faster than in proportion to the state (the Prop. of "
-    "this page predicts slope 1): log-log slope above 1.1",
-    slope,
-    "the state must grow linearly with M (Omega(M log V) bits)",
-    bool(slope > 1.1),
+    f"at every d_k >= 4 the trained memory fails at an M at least {KEY_MARGIN} times "
+    "that of the random-keys reference of the same d_k (smallest ratio)",
+    min_ratio,
+    "-",
+    bool(min_ratio >= KEY_MARGIN),
     fmt="{:.2f}",
 )
 claims.add(
-    f"DFS with retrieval decides IsTree correctly on all "
-    f"{tree_graphs * len(tree_nodes)} graphs (errors)",
+    f"implementation check: DFS with retrieval, carrying "
+    f"{4 * math.ceil(math.log2(tree_nodes[-1]))} bits at most (4 ceil(log2 n)), "
+    f"decides IsTree correctly on all {tree_graphs * len(tree_nodes)} graphs (errors)",
     int(round(dfs_err.sum() * tree_graphs)),
     "RNN + CoT + retrieval solves IsTree with O(log n) bits of state (Alg. 2)",
     bool(dfs_err.max() == 0),
     fmt="{:d}",
 )
-fits = np.array([checker_slots(n)[0] >= n for n in tree_nodes])
-rising = bool(np.all(np.diff(checker_err) >= -2 * checker_se[1:]))
+small = np.array(tree_nodes) >= 2 * checker_bits  # memory below n / 2 bits
+small_err = float(checker_err[small].min()) if small.any() else math.nan
 claims.add(
-    f"a one-pass checker with a fixed {checker_bits}-bit memory is exact while its "
-    f"table holds every node, then errs more as n grows, at least 0.3 at n = "
-    f"{tree_nodes[-1]} (error there)",
-    checker_err[-1],
+    f"at every n >= 2 x {checker_bits} (memory below n/2 bits), the greedy one-pass "
+    f"checker with a fixed {checker_bits}-bit memory errs on at least 0.3 of the "
+    "graphs (smallest error there)",
+    small_err,
     "an RNN with o(n) bits of state, with or without CoT, cannot decide IsTree",
-    bool(fits.any() and np.all(checker_err[fits] == 0) and rising)
-    and checker_err[-1] >= 0.3,
+    bool(small.any() and small_err >= 0.3),
     fmt="{:.2f}",
 )
-if learned and "retrieval" in learn_modes and "no_cot" in learn_modes:
-    rnn_kind = "gru" if "gru" in learn_models else learn_models[0]
-    gain = learned[rnn_kind, "retrieval"] - learned[rnn_kind, "no_cot"]
-    claims.add(
-        f"learned IsTree ({N} nodes): retrieval CoT lifts the {rnn_kind} by >= 0.2 "
-        "over no CoT (gain in final-answer accuracy)",
-        gain,
-        "retrieval-augmented CoT lets RNNs solve IsTree",
-        gain >= 0.2,
-        fmt="{:.2f}",
-    )
+if learned:
+    rnn = "gru" if "gru" in learn_models else learn_models[0]
+    att = "attention" if "attention" in learn_models else learn_models[-1]
+    acc = {mode: learned.get((rnn, mode), math.nan) for mode in learn_modes}
+    att_cot = learned.get((att, "cot"), math.nan)
+    if att_cot >= LEARNED_GATE:
+        cot_gain = acc.get("cot", math.nan) - acc.get("no_cot", math.nan)
+        claims.add(
+            f"learned IsTree ({N} nodes): CoT lifts the {rnn} by at least 0.15 over "
+            "no CoT (gain in final-answer accuracy)",
+            cot_gain,
+            "CoT improves RNNs",
+            bool(cot_gain >= 0.15),
+            fmt="{:.2f}",
+        )
+        cot_gap = att_cot - acc.get("cot", math.nan)
+        claims.add(
+            f"learned IsTree: with CoT the {rnn} stays at least 0.15 below {att} with "
+            "CoT (attention minus RNN)",
+            cot_gap,
+            "CoT is not enough: RNNs with CoT stay below Transformers",
+            bool(cot_gap >= 0.15),
+            fmt="{:.2f}",
+        )
+        gain = acc.get("retrieval", math.nan) - acc.get("no_cot", math.nan)
+        claims.add(
+            f"learned IsTree: retrieval CoT lifts the {rnn} by at least 0.15 over no "
+            "CoT (gain in final-answer accuracy)",
+            gain,
+            "retrieval-augmented CoT lets RNNs solve IsTree",
+            bool(gain >= 0.15),
+            fmt="{:.2f}",
+        )
+    else:
+        print(
+            f"learned IsTree: not tested at this budget ({att} with CoT reaches "
+            f"{att_cot:.2f} < {LEARNED_GATE}: the training budget does not learn "
+            "the task, so the three learned claims are not asserted)"
+        )
 claims.report()
 
 # %% [markdown]
@@ -1170,29 +1350,37 @@ claims.report()
 #
 # Each control removes one idea and must flip the claims it is listed against; run one with
 # `make run CHAPTER=rnns-vs-transformers-retrieval CONTROL=uniform-attention` (or any name in the
-# table). Over seeds 0–9 the best recurrent accuracy at the largest $M$ is {seeds}`1`, the smallest
-# growth per doubling {seeds}`3` and the slope {seeds}`4`: the failure point grows faster than in
-# proportion to the state, so the proportional scaling of {prf:ref}`rvt-prop-welch` is not what the
-# trained memories show. The control `random-keys` shows that the check can see proportional
-# growth: with keys that are not learned, claim 4 fails.
+# table). Claim 1's value is the gap itself, so under `uniform-attention` the table shows the
+# attention model falling to the memories' level. Under `random-keys` both sets of memories have
+# random keys and the ratio of claim 4 falls to about 1; under `fixed-state` one trained memory
+# stands for every state, so the failure point does not move and claim 3 fails on finite values.
+#
+# Over the recorded seeds (held / run; `seeds.csv`) the six claims hold on {seeds}`1:held`,
+# {seeds}`2:held`, {seeds}`3:held`, {seeds}`4:held`, {seeds}`5:held` and {seeds}`6:held`. The gap
+# of claim 1 is {seeds}`1`, the hybrid's gain {seeds}`2`, the smallest growth per doubling
+# {seeds}`3`, the smallest ratio of claim 4 {seeds}`4`, and the checker's error {seeds}`6`
+# (mean ± sd). Claim 4's margin rests on three pairs of random-keys memories at one seed, a
+# rough estimate of how far two memories of the same state can differ; where the smallest ratio
+# falls below it the claim is recorded as it fell, and a ratio above 1 there still means that
+# learning moved the failure point out, by less than the margin.
 #
 # ## How this compares with the paper
 #
 # | | paper | this chapter (default run, seed 0; seeds 0–9 in the claims table) |
 # |---|---|---|
 # | recall, RNN | an RNN with $o(M)$ bits of state cannot solve associative recall (proof) | linear memories fail at $M\approx$ {glue:}`rvt_fail_2`, {glue:}`rvt_fail_4`, {glue:}`rvt_fail_8`, {glue:}`rvt_fail_16` for $d_k$ = 2, 4, 8, 16 |
-# | recall, Transformer | a constant-size Transformer solves it at every $M$ (proof) | 2-layer attention: at least {glue:}`rvt_att_min` at every $M$; with uniform attention (control) it fails |
-# | recall, hybrid | one appended attention layer closes the gap (proof; Mamba + one LLaMA layer in experiments) | $d_k=4$ memory alone {glue:}`rvt_lin4_last` at $M=$ {glue:}`rvt_m_last`; with one attention layer at least {glue:}`rvt_hyb_min` at every $M$ |
-# | state and capacity | needs $\Omega(M\log V)$ bits of state | failure point grows with the state, log-log slope {glue:}`rvt_slope` (the crosstalk proposition of this page predicts 1); the bit bound does not bind at float64 |
-# | IsTree, RNN | $o(n)$-bit RNNs fail, with or without CoT (proof) | one-pass checker with {glue:}`rvt_checker_bits` bits: error {glue:}`rvt_checker_64`, {glue:}`rvt_checker_128`, {glue:}`rvt_checker_256` at $n$ = 64, 128, 256 |
+# | recall, Transformer | a constant-size Transformer solves it at every $M$ (proof) | 2-layer attention: at least {glue:}`rvt_att_min` at every $M$; the control `uniform-attention` closes the gap of claim 1 (controls table) |
+# | recall, hybrid | one appended attention layer closes the gap (proof; Mamba + one LLaMA layer in experiments) | $d_k=4$ memory alone {glue:}`rvt_lin4_last` at $M=$ {glue:}`rvt_m_last`; with one attention layer at least {glue:}`rvt_hyb_min` at every $M$, but with one token per pair that layer alone solves recall, so the combination is not tested |
+# | state and capacity | needs $\Omega(M\log V)$ bits of state | failure point grows with the state (claim 3), and trained keys move it out by a factor of at least {glue:}`rvt_min_ratio` over random keys at $d_k\ge4$ (claim 4); `embed_dim` caps the useful $d_k$; the bit bound does not bind at float64 |
+# | IsTree, RNN | $o(n)$-bit RNNs fail, with or without CoT (proof) | one-pass checker with {glue:}`rvt_checker_bits` bits: error {glue:}`rvt_checker_128`, {glue:}`rvt_checker_256` at $n$ = 128, 256 (memory below $n/2$ bits) |
 # | IsTree, retrieval | RNN + CoT + retrieval solves it with $O(\log n)$ state (Algorithm 2, proof) | DFS with retrieval: {glue:}`rvt_dfs_errors` errors on {glue:}`rvt_dfs_graphs` graphs, $4\lceil\log_2 n\rceil$ bits |
-# | learned IsTree | Mamba below LLaMA without and with CoT; retrieval CoT and the hybrid reach LLaMA (Figures 2 and 4; numbers not in our notes) | `paper` preset only, not run here (GPU estimate in `paper.yaml`) |
+# | learned IsTree | Mamba below LLaMA without and with CoT; retrieval CoT and the hybrid reach LLaMA (Figures 2 and 4; numbers not in our notes) | `paper` preset only (claims 7–9, asserted only once the Transformer with CoT reaches `LEARNED_GATE`): `learn_nodes` nodes, a GRU and a two-block Transformer, `learn_steps` x `learn_batch` = {glue:}`rvt_learn_graphs` training graphs each |
 # | HotPotQA | retrieval gap on 350 validation questions with pretrained models | not run (pretrained checkpoints) |
 #
 # **Recall.** The paper proves its separation for the worst case and for bits; we see it in trained
 # models and in numbers. The linear recurrent memory degrades smoothly with $M$, and the $M$ at
-# which it drops below `fail_accuracy` grows with its state, faster than in proportion over the
-# range we sweep (claim 4). The paper's information bound {eq}`eq-rvt-fano` is far from binding,
+# which it drops below `fail_accuracy` grows with its state (claim 3), and trained keys move it out
+# by a roughly constant factor over random keys at every $d_k\ge4$ (claim 4). The paper's information bound {eq}`eq-rvt-fano` is far from binding,
 # because our float64 states hold thousands of bits.
 #
 # Our recall experiment differs from the authors' code in three ways besides the models. (i) The
@@ -1221,10 +1409,14 @@ claims.report()
 # * `python -m lib.build run rnns-vs-transformers-retrieval -p checker_bits=512` gives the
 #   one-pass checker four times the memory: its table then holds every node up to a larger $n$, its
 #   failure moves right, and the search with retrieval stays at zero errors.
-# * `python -m lib.build run rnns-vs-transformers-retrieval -p hybrid_key_dim=1` builds the hybrid
-#   on a recurrent layer with a one-dimensional key, hopeless on its own; the single attention layer
-#   still carries it at every $M$.
-# * `-p rnn_steps=2400`: four times the training of the linear memories. Does the gap of claim 1
-#   stay above 0.3, and does every memory still fail inside the grid of $M$ (claims 3 and 4)?
+# * `python -m lib.build run rnns-vs-transformers-retrieval -p hybrid_key_dim=2` builds the hybrid
+#   on the narrowest recurrent layer, hopeless on its own; the single attention layer still
+#   carries it at every $M$.
+# * `-p plateau_tol=0.002 rnn_max_steps=20000`: a stricter plateau for the linear memories. Does
+#   the gap of claim 1 stay above 0.3, and does every memory still fail inside the grid of $M$
+#   (claims 3 and 4)?
+# * `-p "rnn_key_dims=[2,4,8,128]"` adds a memory with $d_k$ = `n_keys`, as many key directions
+#   as keys: it still fails well before the largest $M$, because `embed_dim` caps the rank of its
+#   scores (claim 1 leaves it out, since $M<8d_k$).
 # * `-p control=uniform-attention`, `fixed-state`, `random-keys`, `no-record-retrieval` or
 #   `growing-memory`: each removes one idea, as the controls table says.
