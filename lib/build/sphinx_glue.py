@@ -28,9 +28,10 @@ class StripGluedStringQuotes(SphinxTransform):
         for node in self.document.findall(nodes.inline):
             if {"output", "text_plain"} <= set(node["classes"]):
                 text = node.astext()
-                if unquoted(text) != text:
+                stripped = unquoted(text)
+                if stripped != text:
                     node.clear()
-                    node += nodes.Text(unquoted(text))
+                    node += nodes.Text(stripped)
 
 
 def setup(app):
