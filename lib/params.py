@@ -74,6 +74,29 @@ def check_choice(name: str, value, choices: Iterable):
     return value
 
 
+def _check_list(name, values, what, check_one, *, min_len, increasing) -> list:
+    """The shared part of the list checks: a sequence (not a string) of at least
+    ``min_len`` items, each accepted by ``check_one``, strictly increasing when
+    asked."""
+    if increasing:
+        what += ", strictly increasing"
+    if (
+        isinstance(values, (str, bytes))
+        or not isinstance(values, Sequence)
+        or len(values) < min_len
+    ):
+        _fail(name, values, what)
+    try:
+        checked = [check_one(v) for v in values]
+    except ValueError:
+        checked = None  # one message, naming the whole list, raised outside the handler
+    if checked is None:
+        _fail(name, values, what)
+    if increasing and any(b <= a for a, b in zip(checked, checked[1:])):
+        _fail(name, values, what)
+    return checked
+
+
 def check_int_list(
     name: str,
     values,
@@ -87,22 +110,14 @@ def check_int_list(
     what = f"a list of at least {min_len} " + _bounds(low, high, integer=True).replace(
         "an integer", "integers"
     )
-    if increasing:
-        what += ", strictly increasing"
-    if (
-        isinstance(values, (str, bytes))
-        or not isinstance(values, Sequence)
-        or len(values) < min_len
-    ):
-        _fail(name, values, what)
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
-            _fail(name, values, what)
-        if (low is not None and v < low) or (high is not None and v > high):
-            _fail(name, values, what)
-    if increasing and any(b <= a for a, b in zip(values, values[1:])):
-        _fail(name, values, what)
-    return [int(v) for v in values]
+    return _check_list(
+        name,
+        values,
+        what,
+        lambda v: check_int(name, v, low=low, high=high),
+        min_len=min_len,
+        increasing=increasing,
+    )
 
 
 def check_float_list(
@@ -120,19 +135,11 @@ def check_float_list(
     what = f"a list of at least {min_len} " + _bounds(
         low, high, integer=False, low_open=low_open
     ).replace("a number", "numbers")
-    if increasing:
-        what += ", strictly increasing"
-    if (
-        isinstance(values, (str, bytes))
-        or not isinstance(values, Sequence)
-        or len(values) < min_len
-    ):
-        _fail(name, values, what)
-    for v in values:
-        try:
-            check_float(name, v, low=low, high=high, low_open=low_open)
-        except ValueError:
-            _fail(name, values, what)
-    if increasing and any(b <= a for a, b in zip(values, values[1:])):
-        _fail(name, values, what)
-    return [float(v) for v in values]
+    return _check_list(
+        name,
+        values,
+        what,
+        lambda v: check_float(name, v, low=low, high=high, low_open=low_open),
+        min_len=min_len,
+        increasing=increasing,
+    )
