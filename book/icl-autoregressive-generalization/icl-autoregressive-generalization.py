@@ -231,7 +231,7 @@ sweep_topics = 16  # the K of the N sweep
 sweep_per_topic = [4, 16, 64]  # the N sweep at K fixed to sweep_topics
 sweep_lengths = [4, 8, 16]  # the T sweep, at K sweep_topics and ...
 length_per_topic = 16  # ... N length_per_topic sequences per topic
-replicates = 2  # independent pre-training runs per (K, N)
+replicates = 4  # independent runs per (K, N, T): own topics, data and tests
 d_model = 16  # transformer width
 n_layers = 2  # transformer blocks
 n_heads = 1  # attention heads per block
@@ -240,7 +240,7 @@ batch_size = 32  # sequences per step and model
 learning_rate = 0.006
 n_test = 1024  # test sequences (unseen topics, and seen topics per model)
 memoriser_sigmas = [0.1, 0.2, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0]  # its likelihood's scales
-window = 3  # transitions seen by the short-window ridge (control `short-window`)
+window = 3  # d - 1: transitions seen by the short-window ridge (`short-window`)
 loss_clip = 1.0  # c, the clip of the per-token loss in the bound
 sigma_grid = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05]  # posterior and prior scales
 posterior_samples = 2  # weight draws per scale for the posterior's loss
@@ -335,7 +335,8 @@ rng, device = lib.setup(seed, device)
 # %% [markdown]
 # ### Data
 #
-# Every model gets its own topics and sequences. The sequences of all models sit in one array, padded to
+# Every model gets its own topics and sequences, and each replicate its own test topics (below):
+# the replicates of a configuration are independent draws of everything a seed changes. The sequences of all models sit in one array, padded to
 # the largest data set, so that one vectorised recursion {eq}`eq-iclar-lds` generates all of them.
 
 # %%
@@ -358,8 +359,11 @@ def rollout(A):
 
 
 train_topics = [random_topics((k,)) for k, n, t in runs]
+replica = np.arange(n_models) % replicates  # the replicate each model belongs to
 if control == "one-topic":  # K copies of one system: K topics in name only
     train_topics = [np.repeat(a[:1], len(a), axis=0) for a in train_topics]
+if control == "repeated-topics":  # at most K_prev distinct systems in every model
+    train_topics = [a[np.arange(len(a)) % topic_counts[-2]] for a in train_topics]
 train_A = np.zeros((n_models, max_seqs, state_dim, state_dim))
 for m, (k, n, t) in enumerate(runs):
     train_A[m, : k * n] = np.repeat(train_topics[m], n, axis=0)  # sequence's topic
@@ -442,8 +446,7 @@ def per_position_loss(pred, x):
 # lowest late-prompt loss wins. No test sequence enters the choice. A model with $K = 1$ has
 # nothing left when its topic is left out; its memoriser keeps $s = \sigma$ and no negatives. It
 # is the reference that separates learning in context from recalling the training topics; the
-# control `memorised-topics` puts it in the transformer's place, and the control
-# `exact-memoriser` replaces it by the untuned one ($s = \sigma$, no negatives).
+# control `memorised-topics` puts it in the transformer's place.
 
 # %%
 def memoriser_losses(x, bank, scales, banned=None, chunk=128):
@@ -470,7 +473,7 @@ def memoriser_losses(x, bank, scales, banned=None, chunk=128):
 def tuned_memoriser(m):
     """Bank and likelihood scale of model m's memoriser, by leaving one topic out."""
     bank, (k, n, _) = train_topics[m], runs[m]
-    if k == 1 or control == "exact-memoriser":  # the Bayes choice for seen topics
+    if k == 1:  # nothing is left when its topic is left out: the Bayes choice
         return bank, noise_std, False
     own_x, topic = train_x[m, : k * n], np.repeat(np.arange(k), n)
     best = (np.inf,)
@@ -609,8 +612,9 @@ print(f"pre-training: {train_cpu:.1f} s CPU, {wall:.1f} s wall-clock")
 #
 # ### In-context learning on unseen topics
 #
-# Every model is tested on the same `n_test` sequences of fresh topics (unseen by all of them) and on
-# `n_test` fresh sequences of its *own* training topics (seen topics, new sequences). The loss at prompt
+# Every model is tested on `n_test` sequences of fresh topics (unseen by all models), the same for
+# all the models of one replicate and drawn anew for each replicate, and on `n_test` fresh sequences
+# of its *own* training topics (seen topics, new sequences). The loss at prompt
 # position $t$ is the error of the prediction of $x_{t+1}$ made after reading $x_{0:t}$.
 
 # %%
@@ -630,12 +634,12 @@ def model_losses(params, x, chunk=256):
     return per_position_loss(pred, np.broadcast_to(x, pred.shape[:2] + x.shape[2:]))
 
 
-unseen_x = rollout(random_topics((n_test,)))
+unseen_x = rollout(random_topics((replicates, n_test)))  # each replicate's own
 seen_A = np.stack(
     [train_topics[m][rng.integers(0, k, n_test)] for m, (k, n, t) in enumerate(runs)]
 )
 seen_x = rollout(seen_A)
-unseen = model_losses(theta, unseen_x[None])  # [model, t]
+unseen = model_losses(theta, unseen_x[replica])  # [model, t]
 seen = model_losses(theta, seen_x)
 with torch.no_grad():  # each model's loss on its own training sequences, per t
     own = torch.cat(
@@ -653,7 +657,7 @@ for m in range(n_models):  # the memoriser of each model's own topics
     bank, scale, negatives = tuned_memoriser(m)
     mem_choice.append((scale, negatives))
     own_x = train_x[m, : n_seqs[m]]
-    mem_unseen[m] = memoriser_losses(unseen_x, bank, [scale])[0]
+    mem_unseen[m] = memoriser_losses(unseen_x[replica[m]], bank, [scale])[0]
     mem_seen[m] = memoriser_losses(seen_x[m], bank, [scale])[0]
     mem_train[m] = memoriser_losses(own_x, bank, [scale])[0]
 print("memoriser's likelihood scale s (+ with negatives), per model:")
@@ -661,16 +665,25 @@ chosen = [f"K {r[0]}: {s:g}{'+' * g}" for r, (s, g) in zip(runs, mem_choice)]
 print("  " + ", ".join(chosen))
 if control == "memorised-topics":  # the memoriser in the transformer's place
     unseen, seen, train_curve = mem_unseen, mem_seen, mem_train
-ridge = per_position_loss(ridge_predictions(unseen_x), unseen_x)
-ridge_window = per_position_loss(ridge_predictions(unseen_x, window), unseen_x)
-if control == "short-window":  # ridge on the last `window` transitions, every model
-    unseen = np.broadcast_to(ridge_window, unseen.shape)
+
+
+def test_curves(predict):
+    """A predictor's loss on its replicate's unseen topics, one row per model."""
+    return np.stack([per_position_loss(predict(u), u) for u in unseen_x])[replica]
+
+
+ridge = test_curves(ridge_predictions)
+ridge_window = test_curves(lambda u: ridge_predictions(u, window))
+no_context = test_curves(lambda u: np.zeros_like(u[:, 1:]))
+in_place = {"short-window": window, "ridge-in-place": None}  # transitions used
+if control in in_place:  # an in-context ridge in the transformer's place
+    w = in_place[control]
+    unseen = ridge_window if w else ridge
     own_xs = [train_x[m, : n_seqs[m]] for m in range(n_models)]
     seen, train_curve = (
-        np.stack([per_position_loss(ridge_predictions(z, window), z) for z in zs])
+        np.stack([per_position_loss(ridge_predictions(z, w), z) for z in zs])
         for zs in (seen_x, own_xs)
     )
-no_context = per_position_loss(np.zeros_like(unseen_x[:, 1:]), unseen_x)
 oracle = noise_std**2
 positions = np.arange(seq_len)
 late = positions >= seq_len // 2  # the second half of the prompt
@@ -690,8 +703,8 @@ n_sweep = [(sweep_topics, n, seq_len) for n in sweep_per_topic]
 t_sweep = [(sweep_topics, length_per_topic, t) for t in sweep_lengths]
 print("late-prompt loss (mean over t >= T/2):")
 print(
-    f"  no context {no_context[late].mean():.2g}, ridge {ridge[late].mean():.2g}, "
-    f"oracle {oracle:.2g}"
+    f"  no context {no_context[:, late].mean():.2g}, "
+    f"ridge {ridge[:, late].mean():.2g}, oracle {oracle:.2g}"
 )
 for c in k_sweep:
     u, s = sweep_mean(unseen, c)[late].mean(), sweep_mean(seen, c)[late].mean()
@@ -705,12 +718,14 @@ glue("mem_late_top", f"{sweep_mean(mem_unseen, k_max)[late].mean():.3f}", displa
 # {numref}`fig-iclar-curve` is the ICL curve. The model pre-trained on the most topics predicts the first
 # token of an unseen topic about as badly as the no-context predictor (it cannot do better: nothing in
 # $x_0$ reveals $A$), and then its loss falls quickly as transitions accumulate in the prompt, as the in-context ridge
-# predictor's does, though it stays well above ridge. Its loss keeps falling after the first
-# $d$ = `state_dim` transitions, unlike that of a ridge predictor that only looks at the last
-# `window` transitions (dashed grey), whose loss relative to no context stops falling once its
-# window is full. The tuned memoriser of the same $K$ training systems
+# predictor's does, though it stays well above ridge. Relative to no context, its loss goes on
+# falling after the first $d - 1$ = `window` transitions, unlike that of a ridge predictor that
+# only looks at the last `window` transitions (dashed grey), too few to pin down the $d^2$ entries
+# of $A$. In the second half of the prompt, though, the transformer's curve runs parallel to the
+# no-context curve, while ridge on the whole prompt is still closing in on the noise floor: the
+# transformer stops improving its estimate of the system (claim 2 below). The tuned memoriser of the same $K$ training systems
 # ({ref}`sec-iclar-memoriser`) uses the prompt too, but only to weigh the systems it stored: its
-# late-prompt loss is {glue:}`mem_late_top` against the transformer's {glue:}`late_top`, and claim 4
+# late-prompt loss is {glue:}`mem_late_top` against the transformer's {glue:}`late_top`, and claim 5
 # below asks whether the difference is a clear margin. The model pre-trained on a single topic is a
 # different kind of predictor: it has learned that one system, and on unseen topics it is *worse* than
 # predicting zero. The same transformer with every attention layer restricted to the current token (the
@@ -730,11 +745,15 @@ ax.plot(
     color=MEMORISER,
     label=f"memoriser of the K = {k_max[0]} topics",
 )
-ax.plot(positions, ridge, "k--", label="in-context ridge")
+ax.plot(positions, ridge.mean(0), "k--", label="in-context ridge")
 ax.plot(
-    positions, ridge_window, "--", color="0.55", label=f"ridge, last {window} steps"
+    positions,
+    ridge_window.mean(0),
+    "--",
+    color="0.55",
+    label=f"ridge, last {window} steps",
 )
-ax.plot(positions, no_context, "k:", label="no context (predict 0)")
+ax.plot(positions, no_context.mean(0), "k:", label="no context (predict 0)")
 ax.axhline(oracle, color="0.6", lw=1, label=r"oracle (knows $A$): $\sigma^2$")
 ax.set_yscale("log")
 ax.set_xlabel("prompt position t (transitions seen)")
@@ -753,7 +772,7 @@ lib.show(fig)
 # topic-level gap of {eq}`eq-iclar-split` closes, which is the paper's picture of ICL emerging from topic-level
 # generalization. The tuned memoriser's unseen-topic loss falls with $K$ too, since more stored
 # systems cover the space better; how it compares with the transformer at the top of the sweep is
-# claim 4's subject.
+# claim 5's subject.
 
 # %% mystnb={"figure": {"caption": "Late-prompt loss (positions t at least T/2) on seen and unseen topics against the number of pre-training topics K, at a fixed number K N of training sequences; dots are replicates, lines their means; dash-dotted, the memoriser of the same training topics on unseen topics. The gap between the two solid curves is the topic-level generalization gap.", "name": "fig-iclar-topics"}} tags=["hide-input"]
 fig, ax = lib.subplots()
@@ -766,8 +785,8 @@ for curves, label, colour in ((seen, "seen topics", 0), (unseen, "unseen topics"
             ax.plot(r[0], c[late].mean(), "o", ms=4, color=lib.PALETTE[colour])
 mem_means = [sweep_mean(mem_unseen, c)[late].mean() for c in k_sweep]
 ax.plot(ks, mem_means, "-.", color=MEMORISER, label="memoriser (unseen)")
-ax.axhline(ridge[late].mean(), color="k", ls="--", label="in-context ridge (unseen)")
-ax.axhline(no_context[late].mean(), color="k", ls=":", label="no context (unseen)")
+ax.axhline(ridge[:, late].mean(), color="k", ls="--", label="in-context ridge (unseen)")
+ax.axhline(no_context[:, late].mean(), color="k", ls=":", label="no context (unseen)")
 ax.set_xscale("log")
 ax.set_yscale("log")
 ax.set_xlabel("pre-training topics K (K N fixed)")
@@ -927,12 +946,13 @@ eps_topic = (kl + log_terms_topic) / K_of
 bound_seen = kl_inverse(posterior_loss, eps_seq)
 bound_unseen = kl_inverse(bound_seen, eps_topic)
 best = bound_unseen.argmin(1)
+all_unseen = unseen_x.reshape(-1, seq_len + 1, state_dim)  # every replicate's
 unseen_clipped = np.array(
     [
         (
-            np.minimum(((p - unseen_x[:, 1:]) ** 2).mean(-1), loss_clip) / loss_clip
+            np.minimum(((p - all_unseen[:, 1:]) ** 2).mean(-1), loss_clip) / loss_clip
         ).mean()
-        for p in [ridge_predictions(unseen_x), np.zeros_like(unseen_x[:, 1:])]
+        for p in [ridge_predictions(all_unseen), np.zeros_like(all_unseen[:, 1:])]
     ]
 )
 print(
@@ -1066,44 +1086,77 @@ glue("kl_measured", f"{kl_top:.0e}", display=False)
 #
 # ## What we reproduced
 #
-# The claims are about means over the replicates of a configuration, and every in-context claim is
-# measured against what a model *without* context can do: the no-context predictor (predict 0), which is
-# the best a model blind to the prompt can do on an unseen topic, since $U$ and $-U$ are equally likely.
-# "Learns in context" (claim 1) is read as a loss, relative to the no-context predictor at the same
-# position, that falls along the prompt and *keeps falling*: the late-prompt value must be small
-# against the first position's and against its value at $t = d/2, \dots, d$, where a learner has
-# just enough transitions to start pinning $A$ down. The second part is what a learner with a short
-# memory fails: the ridge predictor on the last `window` transitions (control `short-window`)
-# passes the first part but not the second. "More topics help" (claim 2) compares the largest $K$
-# with the one before it, so the claim is about the top of the sweep, where a one-topic model's poor
-# loss plays no part. At $K$ = 16 the models sit at the onset of in-context learning: some
-# replicates end up worse than predicting zero, which any model could fall back to, so the
-# baseline is the lower of the $K$ = 16 loss and the no-context loss. The topic-level gap (claim 3)
-# is measured as a fraction of what the model learned on its own topics, $(L_{\text{unseen}} -
-# L_{\text{seen}}) / (L_{\text{no context}} - L_{\text{seen}})$, guarded by a seen-topic loss below
-# half the no-context loss: a model that learns nothing has a zero gap, and the guard, not the
-# ratio, is what fails for it. Claim 4 asks the transformer to beat the tuned memoriser of its own
-# $K_{\max}$ training topics on unseen topics by a clear margin, the test that separates inferring
-# a system from recalling one. Claim 5 asks the relative sequence-level gap $g_{\mathrm{seq}}$ to
-# halve over the $N$ sweep.
+# The claims are about means over the `replicates` = 4 replicates of a configuration. Each
+# replicate has its own training topics, sequences, initialisation and test topics, so the
+# replicates of one seed vary in everything a seed varies. Every in-context claim is measured
+# against what a model *without* context can do: the no-context predictor (predict 0), the best a
+# model blind to the prompt can do on an unseen topic, since $U$ and $-U$ are equally likely.
 #
-# Each threshold is a simple fraction beyond seed 0's value by at least three standard deviations
-# of its replicates (the cell below prints the mean and the edge mean ± 3 sd), on the side where the
-# claim would fail, and short of the values under the controls. With two replicates a standard
-# deviation is itself a rough estimate, so the rule guards against the replicate noise seed 0
-# shows, not against every seed. For claim 4 no fraction below 1 clears seed 0's edge: the
-# replicates do not support any margin over the tuned memoriser, and the claim, asked at the
-# margin $2/3$, is recorded as not reproduced; the control `exact-memoriser` shows the check can
-# hold when the memoriser is not tuned. Two things are deliberately *not* claimed: that the bound
-# is informative (it cannot be at this scale, as computed above), and that the transformer matches
-# ridge: its late-prompt loss is {glue:}`ratio_to_ridge` times ridge's here, a number set by the
-# training budget (see Try it), and it closes {glue:}`closed_linear` of the late-prompt gap from no
-# context to ridge on a linear scale but {glue:}`closed_log` on a log scale.
+# Claim 1 reads "learns in context" as a loss, relative to the no-context predictor at the same
+# position, that falls along the prompt and *uses more than $d - 1$ transitions*: the late-prompt
+# value must be small against the first position's and against its value at $t = d/2, \dots, d$.
+# Each transition gives $d$ equations for the $d^2$ entries of $A$, so a learner that uses only
+# the last $d - 1$ transitions cannot pin an unseen $A$ down: the ridge predictor on the last
+# `window` = $d - 1$ transitions (control `short-window`) passes the first part and fails the
+# second (late over early {glue:}`window_beyond`), while a ridge on the last $d$ transitions
+# passes both ({glue:}`window_d_beyond`), as would any learner with a fixed memory of $d$
+# transitions. Claim 1 therefore does not say that the loss keeps falling late in the prompt.
+#
+# Claim 2 asks exactly that, of the loss above the noise floor relative to no context's,
+# $(L_t - \sigma^2)/(L^{\text{nc}}_t - \sigma^2)$, the part of the error that comes from a wrong
+# estimate of $A$: it must be lower in the last quarter of the prompt than in the third. The floor
+# is subtracted because the no-context loss keeps falling late in the prompt (the start $x_0$ is
+# forgotten, and the variance of $x_t$ decays towards $\sigma^2/(1-\rho^2)$) while the floor
+# $\sigma^2$ does not, so a ratio that kept the floor would rise for any learner close to it. The
+# in-context ridge on the whole prompt passes ({glue:}`ridge_late_half`), the ridge on the last $d$
+# transitions does not ({glue:}`window_d_late_half`), and neither does the transformer
+# ({glue:}`late_half`): its error levels off in the second half of the prompt, as that of a
+# learner with a bounded memory of the prompt would. The threshold is the first multiple of
+# $1/20$ above ridge's mean + 3 sd over seed 0's replicates ({glue:}`ridge_late_edge`), a margin a
+# learner that keeps improving clears; the control `ridge-in-place`, the in-context ridge in the
+# transformer's place, is the claim's positive control.
+#
+# Claim 3 tests the number of topics itself: the late-prompt loss at the largest $K$ over the
+# loss at the one before it, at the same number of training sequences. At $K$ = 16 the
+# late-prompt loss is {glue:}`k_prev_vs_none` times no context's, {glue:}`k_prev_onset`: it is
+# the onset of in-context learning. The control `repeated-topics` keeps every model's data size
+# and training and removes only the distinct topics beyond 16 (the $K$ = 64 model's topics are 16
+# systems, each repeated four times), and the ratio must then rise. It need not reach 1 at one
+# seed: the $K$ = 16 models sit at the onset and spread widely between replicates (the cell below
+# prints each replicate's value of the $K$ = 16 loss over no context's). The tuned memoriser's loss
+# falls with $K$ too ({numref}`fig-iclar-topics`): claim 3 is about more topics helping, not
+# about how the model uses them. The topic-level gap (claim 4) is measured as a fraction of what
+# the model learned on its own topics, $(L_{\text{unseen}} - L_{\text{seen}}) / (L_{\text{no
+# context}} - L_{\text{seen}})$, guarded by a seen-topic loss well below the no-context loss: a
+# model that learns nothing has a zero gap, and the guard, not the ratio, is what fails for it.
+#
+# Claim 5 asks the transformer to beat the tuned memoriser of its own $K_{\max}$ training topics
+# on unseen topics by a clear margin, the test that separates inferring a system from recalling
+# one. Its margin, $2/3$, is set in advance, not by the rule below: no multiple of $1/20$ below 1
+# clears seed 0's mean + 3 sd, so the replicates support no margin at all over the tuned
+# memoriser, and the claim is recorded as not reproduced. At seed 0, {glue:}`memo_below`
+# replicates have the transformer below the memoriser (a ratio under 1). The control
+# `ridge-in-place` keeps the tuned memoriser and puts the in-context ridge in the transformer's
+# place: a learner that infers the system passes the check. Claim 6 asks the relative
+# sequence-level gap $g_{\mathrm{seq}}$ to shrink over the $N$ sweep.
+#
+# Each threshold of claims 1, 3, 4 and 6 is the first multiple of $1/20$ beyond seed 0's mean by
+# three standard deviations of its replicates (the cell below prints the mean, each replicate and
+# the mean ∓ 3 sd), on the side where the claim would fail, and short of the values under the
+# controls. Since the claims use the mean of four replicates, the threshold sits about six
+# standard errors of that mean away from seed 0's value. Two things are deliberately *not*
+# claimed: that the bound is informative (it cannot be at this scale, as computed above), and that
+# the transformer matches ridge: its late-prompt loss is {glue:}`ratio_to_ridge` times ridge's
+# here, and it closes {glue:}`closed_linear` of the late-prompt gap from no context to ridge on a
+# linear scale but {glue:}`closed_log` on a log scale. How close a transformer of this size gets
+# depends on its training budget, both the Adam steps and the `total_sequences` = 256 training
+# sequences, which the model can over-fit; the default keeps both small, and Try it varies both.
 
 # %%
 k_prev = k_sweep[-2]  # the K sweep's second largest K
-nc_late, ridge_late = no_context[late].mean(), ridge[late].mean()
 early = (positions >= state_dim // 2) & (positions <= state_dim)  # t = d/2 .. d
+third = late & (positions < 3 * seq_len // 4)  # the third quarter of the prompt
+fourth = positions >= 3 * seq_len // 4  # the last quarter
 
 
 def replicate(values, config, r):
@@ -1111,15 +1164,25 @@ def replicate(values, config, r):
     return [v for v, c in zip(values, runs) if c == config][r]
 
 
+def prompt_shape(curve, nc):
+    """Claims 1 and 2's ratios for a loss curve along the prompt, given no context's."""
+    relative = curve / nc
+    excess = (curve - oracle) / (nc - oracle)  # the part above the noise floor
+    return {
+        "fall": relative[late].mean() / relative[0],
+        "beyond_d": relative[late].mean() / relative[early].mean(),
+        "late_half": excess[fourth].mean() / excess[third].mean(),
+    }
+
+
 def claim_values(pick):
     """The measured values of the claims; pick(values, config) gives one curve."""
     u = {c: pick(unseen, c)[late].mean() for c in k_sweep}
-    s_max = pick(seen, k_max)[late].mean()
-    relative = pick(unseen, k_max) / no_context  # loss relative to no context, per t
-    return {
-        "fall": relative[late].mean() / relative[0],
-        "keeps_falling": relative[late].mean() / relative[early].mean(),
-        "more_topics": u[k_max] / min(u[k_prev], nc_late),
+    nc = pick(no_context, k_max)  # one curve per replicate, whatever the config
+    s_max, nc_late = pick(seen, k_max)[late].mean(), nc[late].mean()
+    return prompt_shape(pick(unseen, k_max), nc) | {
+        "more_topics": u[k_max] / u[k_prev],
+        "k_prev_vs_none": u[k_prev] / nc_late,
         "topic_gap": (u[k_max] - s_max) / (nc_late - s_max),
         "seen_vs_none": s_max / nc_late,
         "vs_memoriser": u[k_max] / pick(mem_unseen, k_max)[late].mean(),
@@ -1127,59 +1190,109 @@ def claim_values(pick):
     }
 
 
-values = claim_values(sweep_mean)
-spread = [claim_values(lambda v, c, r=r: replicate(v, c, r)) for r in range(replicates)]
+def mean_and_edges(pick_values):
+    """Mean over replicates, each replicate, and mean -/+ 3 sd, of every value."""
+    each = [
+        pick_values(lambda v, c, r=r: replicate(v, c, r)) for r in range(replicates)
+    ]
+    table = {}
+    for name, v in pick_values(sweep_mean).items():
+        x = np.array([e[name] for e in each])
+        sd = x.std(ddof=1) if replicates > 1 else float("nan")
+        table[name] = (v, x, v - 3 * sd, v + 3 * sd)
+    return table
+
+
+def show(table):
+    for name, (v, x, low, high) in table.items():
+        row = ", ".join(f"{e:.3f}" for e in x)
+        print(f"  {name:14s} {v:6.3f}  [{row}]  {low:6.3f} / {high:6.3f}")
+
+
+values_table = mean_and_edges(claim_values)
+values = {name: v[0] for name, v in values_table.items()}
 print("claim value: mean of replicates [each replicate]; mean -/+ 3 sd of replicates")
-for name, v in values.items():
-    each = np.array([x[name] for x in spread])
-    sd = each.std(ddof=1) if replicates > 1 else float("nan")
-    print(
-        f"  {name:13s} {v:6.3f}  [{', '.join(f'{x:.3f}' for x in each)}]"
-        f"  {v - 3 * sd:6.3f} / {v + 3 * sd:6.3f}"
+show(values_table)
+ridge_d = test_curves(lambda u: ridge_predictions(u, state_dim))
+references = {
+    "in-context ridge": ridge,
+    f"ridge, last {window} transitions": ridge_window,
+    f"ridge, last {state_dim} transitions": ridge_d,
+}
+reference_tables = {}
+for name, curves in references.items():
+    print(f"{name} in the transformer's place (claims 1 and 2):")
+    reference_tables[name] = mean_and_edges(
+        lambda pick, z=curves: prompt_shape(pick(z, k_max), pick(no_context, k_max))
     )
-ratio_to_ridge = sweep_mean(unseen, k_max)[late].mean() / ridge_late
-closed = (nc_late - sweep_mean(unseen, k_max)[late].mean()) / (nc_late - ridge_late)
-log_closed = math.log(nc_late / sweep_mean(unseen, k_max)[late].mean()) / math.log(
-    nc_late / ridge_late
-)
-relative_window = ridge_window / no_context
+    show(reference_tables[name])
+u_top = sweep_mean(unseen, k_max)[late].mean()
+nc_late, ridge_late = no_context[:, late].mean(), ridge[:, late].mean()
+ratio_to_ridge = u_top / ridge_late
+closed = (nc_late - u_top) / (nc_late - ridge_late)
+log_closed = math.log(nc_late / u_top) / math.log(nc_late / ridge_late)
 print(
     f"K = {k_max[0]}: late-prompt unseen loss {ratio_to_ridge:.1f} x ridge; it closes "
     f"{closed:.2f} of the gap from no context to ridge "
     f"({log_closed:.2f} on a log scale)"
 )
-print(
-    f"ridge on the last {window} transitions: late/first "
-    f"{relative_window[late].mean() / relative_window[0]:.2f}, late/early "
-    f"{relative_window[late].mean() / relative_window[early].mean():.2f} "
-    "(relative to no context)"
-)
+below = sum(values_table["vs_memoriser"][1] < 1)
+print(f"replicates with the transformer below the memoriser: {below} of {replicates}")
 glue("ratio_to_ridge", f"{ratio_to_ridge:.1f}", display=False)
 glue("closed_linear", f"{closed:.2f}", display=False)
 glue("closed_log", f"{log_closed:.2f}", display=False)
+glue("memo_below", f"{below} of {replicates}", display=False)
+glue("late_half", f"{values['late_half']:.2f}", display=False)
+full, short = (reference_tables[name] for name in list(references)[:2])
+glue("ridge_late_half", f"{full['late_half'][0]:.2f}", display=False)
+glue("ridge_late_edge", f"{full['late_half'][3]:.2f}", display=False)
+glue("window_beyond", f"{short['beyond_d'][0]:.2f}", display=False)
+window_d = reference_tables[list(references)[2]]
+glue("window_d_beyond", f"{window_d['beyond_d'][0]:.2f}", display=False)
+glue("window_d_late_half", f"{window_d['late_half'][0]:.2f}", display=False)
+onset = values["k_prev_vs_none"]
+glue("k_prev_vs_none", f"{onset:.2f}", display=False)
+glue(
+    "k_prev_onset",
+    "below it: the models have begun to learn in context"
+    if onset < 1
+    else "above it: the models do not yet beat predicting zero",
+    display=False,
+)
 
 # %%
-# simple fractions beyond seed 0's mean -/+ 3 replicate sd, short of the controls;
-# MEMO: no fraction below 1 clears that edge, the claim is recorded as not reproduced
-FALL, KEEP, MORE, GAP, MEMO = "1/2", "3/5", "1/2", "1/4", "2/3"
-limit = {name: float(Fraction(name)) for name in (FALL, KEEP, MORE, GAP, MEMO)}
+# the first multiple of 1/20 beyond seed 0's mean -/+ 3 replicate sd, short of the
+# controls; LATE from in-context ridge's edge (its positive control); MEMO pre-set
+FALL, BEYOND, LATE, MORE = "9/20", "13/20", "19/20", "13/20"
+GAP, SEEN, MEMO, N_GAP = "3/20", "2/5", "2/3", "3/20"
+names = (FALL, BEYOND, LATE, MORE, GAP, SEEN, MEMO, N_GAP)
+limit = {name: float(Fraction(name)) for name in names}
 claims = lib.Claims(
     "icl-autoregressive-generalization", paper="gong2025autoregressive", control=control
 )
 claims.add(
     "Unseen-topic loss relative to the no-context predictor falls along the prompt "
-    f"and keeps falling: late-prompt value < {FALL} of the first position's and "
-    f"< {KEEP} of its value at t = {state_dim // 2}..{state_dim} "
-    f"(K = {k_max[0]}; ratio; ratio)",
-    f"{values['fall']:.2f}; {values['keeps_falling']:.2f}",
+    f"and uses more than d - 1 = {state_dim - 1} transitions: late-prompt value "
+    f"< {FALL} of the first position's and < {BEYOND} of its value at "
+    f"t = {state_dim // 2}..{state_dim} (K = {k_max[0]}; ratio; ratio)",
+    f"{values['fall']:.2f}; {values['beyond_d']:.2f}",
     "ICL performance improves with prompt length (Sec. 5)",
-    values["fall"] < limit[FALL] and values["keeps_falling"] < limit[KEEP],
-    value=values["keeps_falling"],
+    values["fall"] < limit[FALL] and values["beyond_d"] < limit[BEYOND],
+    value=values["beyond_d"],
 )
 claims.add(
-    "At fixed tokens, more topics keep lowering the unseen-topic loss: late-prompt "
-    f"loss at K = {k_max[0]} < {MORE} of the lower of K = {k_prev[0]}'s and the "
-    "no-context loss (ratio)",
+    "…and keeps falling over the late half: the loss above the noise floor, relative "
+    f"to no context's, at t = {fourth.argmax()}..{seq_len - 1} < {LATE} of its "
+    f"value at t = {third.argmax()}..{fourth.argmax() - 1} (K = {k_max[0]}; ratio)",
+    values["late_half"],
+    "ICL performance improves with prompt length (Sec. 5)",
+    values["late_half"] < limit[LATE],
+    fmt="{:.2f}",
+    expect=False,
+)
+claims.add(
+    "At fixed tokens, more topics lower the unseen-topic loss: late-prompt loss at "
+    f"K = {k_max[0]} < {MORE} of K = {k_prev[0]}'s (ratio)",
     values["more_topics"],
     "more pre-training topics, better ICL (shown on GINC, App. C.2)",
     values["more_topics"] < limit[MORE],
@@ -1187,11 +1300,11 @@ claims.add(
 )
 claims.add(
     f"…and the topic-level gap is small against what was learned: at K = {k_max[0]}, "
-    f"(unseen - seen) / (no context - seen) < {GAP}, with seen-topic loss < 1/2 of "
-    "no context's (ratio; ratio)",
+    f"(unseen - seen) / (no context - seen) < {GAP}, with seen-topic loss < {SEEN} "
+    "of no context's (ratio; ratio)",
     f"{values['topic_gap']:.2f}; {values['seen_vs_none']:.2f}",
     "topic-level generalization gap is bounded, the bound falling with K",
-    values["topic_gap"] < limit[GAP] and values["seen_vs_none"] < 0.5,
+    values["topic_gap"] < limit[GAP] and values["seen_vs_none"] < limit[SEEN],
     value=values["topic_gap"],
 )
 claims.add(
@@ -1205,10 +1318,11 @@ claims.add(
 )
 claims.add(
     "More sequences per topic shrink the sequence-level gap: relative gap at "
-    f"N = {n_sweep[-1][1]} < 1/2 of N = {n_sweep[0][1]}'s (K = {sweep_topics}; ratio)",
+    f"N = {n_sweep[-1][1]} < {N_GAP} of N = {n_sweep[0][1]}'s (K = {sweep_topics}; "
+    "ratio)",
     values["n_gap"],
     "the sequence-level bound falls with N",
-    values["n_gap"] < 0.5,
+    values["n_gap"] < limit[N_GAP],
     fmt="{:.2f}",
 )
 claims.report()
@@ -1217,22 +1331,15 @@ claims.report()
 # ```{controls-table}
 # ```
 #
-# Over the recorded seeds (held / run) the five claims hold on {seeds}`1:held`, {seeds}`2:held`,
-# {seeds}`3:held`, {seeds}`4:held` (claim 4 is expected not to hold) and {seeds}`5:held`; their
-# measured values are {seeds}`1` (the late-over-early ratio), {seeds}`2`, {seeds}`3` (the normalised
-# gap), {seeds}`4` and {seeds}`5` (mean ± sd). Under `context-blind` the normalised gap of claim 3
-# is meaningless: the seen-topic loss is above the no-context loss, so the ratio's denominator is
-# negative, and the guard carries the claim. Claim 5 is flipped only by `no-new-data`: it holds for
-# a context-blind and a one-topic model as well, so it shows over-fitting that shrinks with data,
-# not anything specific to in-context learning.
-#
-# Claims 1 and 2 are ratios of losses from two short training runs per configuration, and claim 2
-# compares two of them, one at the onset of in-context learning; their values spread more from seed
-# to seed ({seeds}`1` and {seeds}`2` over the recorded seeds) than two replicates of one seed show,
-# so either can fail on some seeds, where it is recorded as it fell. A ratio between the threshold and
-# $1$ on such a seed still says that the loss falls, or that more topics help, by less than the
-# factor asked for. Two replicates per configuration are what the one-minute default affords; the
-# `paper` preset trains three.
+# Over the recorded seeds (held / run, where "held" counts the seeds with the recorded outcome:
+# for claims 2 and 5 that the claim does not hold) the six claims give {seeds}`1:held`,
+# {seeds}`2:held`, {seeds}`3:held`, {seeds}`4:held`, {seeds}`5:held` and {seeds}`6:held`; their
+# measured values are {seeds}`1` (the late-over-early ratio), {seeds}`2`, {seeds}`3`, {seeds}`4`
+# (the normalised gap), {seeds}`5` and {seeds}`6` (mean ± sd). Under `context-blind` the
+# normalised gap of claim 4 is meaningless: the seen-topic loss is above the no-context loss, so
+# the ratio's denominator is negative, and the guard carries the claim. Claim 6 is flipped only by
+# `no-new-data`: it holds for a context-blind and a one-topic model as well, so it shows
+# over-fitting that shrinks with data, not anything specific to in-context learning.
 #
 # Run one control with `make run CHAPTER=icl-autoregressive-generalization CONTROL=context-blind`
 # (or any name in the table): the claims cell then names the control and fails if a claim it must
@@ -1246,9 +1353,9 @@ claims.report()
 #
 # | The paper | This chapter | Why they differ / what it means |
 # |---|---|---|
-# | ICL emerges from AR-NTP pre-training with dependent tokens, as generalization to new topics (abstract) | a 2-layer transformer pre-trained on next-step prediction of random linear systems learns in context on unseen systems, its loss still falling late in the prompt ({numref}`fig-iclar-curve`); the same transformer blind to its context does not, nor does a ridge predictor that sees only the last few transitions (controls `context-blind`, `short-window`); it ends near the tuned memoriser of its training systems, not clearly below it (claim 4, not reproduced) | linear dynamical systems are one of the paper's three data sets; ours are 4-dimensional and scaled orthogonal, our choice; the memoriser comparison is ours |
-# | ICL improves with prompt length (Sec. 5) | relative to predicting zero, the unseen-topic loss falls along the prompt and keeps falling after the first $d$ transitions, but its late-prompt loss stays {glue:}`ratio_to_ridge` times ridge's | a small model trained briefly; the paper trains GPT-2 |
-# | more pre-training topics, better ICL (App. C.2, shown on GINC with GPT-2) | at a fixed $KN$, the unseen-topic loss still falls between the two largest $K$, and the topic-level gap is small against what the model learned ({numref}`fig-iclar-topics`); $K$ copies of one topic do neither (control `one-topic`) | on linear systems, not GINC; we fix the tokens, which the paper's sweep (per the reviewers) did not |
+# | ICL emerges from AR-NTP pre-training with dependent tokens, as generalization to new topics (abstract) | a 2-layer transformer pre-trained on next-step prediction of random linear systems learns in context on unseen systems, using more than $d - 1$ transitions of the prompt ({numref}`fig-iclar-curve`); the same transformer blind to its context does not, nor does a ridge predictor that sees only the last $d - 1$ transitions (controls `context-blind`, `short-window`); it ends near the tuned memoriser of its training systems, not clearly below it (claim 5, not reproduced) | linear dynamical systems are one of the paper's three data sets; ours are 4-dimensional and scaled orthogonal, our choice; the memoriser comparison is ours |
+# | ICL improves with prompt length (Sec. 5) | relative to predicting zero, the unseen-topic loss falls along the prompt beyond the first $d - 1$ transitions (claim 1), but its error levels off in the second half of the prompt, where in-context ridge still improves (claim 2, not reproduced; control `ridge-in-place` shows the check passes for a learner that keeps improving); its late-prompt loss stays {glue:}`ratio_to_ridge` times ridge's | a small model with a small training budget; the paper trains GPT-2, and its prompt-length statement is not tied to a late-prompt test like ours |
+# | more pre-training topics, better ICL (App. C.2, shown on GINC with GPT-2) | at a fixed $KN$, the unseen-topic loss falls between the two largest $K$, and not when the larger $K$ only repeats the smaller one's systems (control `repeated-topics`); the topic-level gap is small against what the model learned ({numref}`fig-iclar-topics`); $K$ copies of one topic do neither (control `one-topic`) | on linear systems, not GINC; we fix the tokens, which the paper's sweep (per the reviewers) did not |
 # | sequence- and topic-level bounds that shrink with $N$, $T$ and $K$ | the measured sequence-level gap falls with $N$ and, more slowly than $1/\sqrt T$, with $T$ ({numref}`fig-iclar-sequences`); our bound's terms fall with $K$ and $N$ ({numref}`fig-iclar-bound`) through its $1/K$ and $1/(KN)$ factors | the paper bounds the gaps, we measure them; the $N$ result holds for any over-fitted model; our bound, not the paper's, counts sequences |
 # | data-dependent prior and optimisation-dependent KL | the bound is vacuous, and no prior can fix it at this scale: the KL budget at $K_{\max}$ is {glue:}`kl_budget` | the budget is computed above; the paper's prior and SDE constants are not in our notes |
 # | GINC (HMM mixtures, varying the number of HMMs) and real-language experiments | not run | out of the time and CPU budget of this chapter |
@@ -1256,11 +1363,12 @@ claims.report()
 # (sec-iclar-limits)=
 # ### What these checks do not separate
 #
-# Claims 1–3 show that the transformer uses its prompt on topics it was not trained on, and keeps
-# using more of it as the prompt grows. They do not show that it does more than recall its $K$
-# training systems and weigh them by the prompt: the tuned memoriser of {ref}`sec-iclar-memoriser`
-# fails claims 1–3 at the default seed, but the transformer's late-prompt loss is not clearly
-# below the memoriser's (claim 4), so the chapter does not claim that this transformer infers unseen systems rather
+# Claims 1, 3 and 4 show that the transformer uses more than $d - 1$ transitions of its prompt
+# on topics it was not trained on, and that more distinct topics help; claim 2 shows that it
+# stops improving in the second half of the prompt. They do not show that it does more than
+# recall its $K$ training systems and weigh them by the prompt: the tuned memoriser of
+# {ref}`sec-iclar-memoriser` fails claims 1, 3 and 4 at the default seed, but the transformer's
+# late-prompt loss is not clearly below the memoriser's (claim 5), so the chapter does not claim that this transformer infers unseen systems rather
 # than interpolating between stored ones. The comparison also depends on the dimension: in $d = 2$
 # each $A = \rho U$ is a scaled rotation or reflection, fixed by one angle and one sign, and 64
 # topics cover that space densely (`-p state_dim=2` in Try it below runs the comparison there); in
@@ -1273,13 +1381,14 @@ claims.report()
 #
 # ## Try it
 #
-# * `python -m lib.build run icl-autoregressive-generalization -p train_steps=3000 -p learning_rate=0.002`
-#   trains five times longer at a smaller step (about five times the default's CPU time): compare
-#   the printed ratio of the late-prompt loss to ridge's, and claim 4's ratio to the memoriser,
-#   with the default's. The chapter makes no claim about the ratio to ridge: how close a
-#   transformer of this size gets depends on the training budget, which the default keeps small.
+# * `python -m lib.build run icl-autoregressive-generalization -p train_steps=3000 -p learning_rate=0.002 -p total_sequences=1024`
+#   trains five times longer at a smaller step on four times as many sequences (several times
+#   the default's CPU time); drop `total_sequences` to change the steps alone. Compare the
+#   printed ratio of the late-prompt loss to ridge's, claim 2's late-half ratio and claim 5's
+#   ratio to the memoriser with the default's. The chapter makes no claim about the ratio to
+#   ridge.
 # * `python -m lib.build run icl-autoregressive-generalization -p state_dim=2` moves to 2-dimensional
 #   systems, scaled rotations and reflections, which 64 topics cover densely: compare the
-#   memoriser's printed unseen-topic loss with ridge's and with the transformer's (claim 4).
+#   memoriser's printed unseen-topic loss with ridge's and with the transformer's (claim 5).
 # * `python -m lib.build run icl-autoregressive-generalization -p length_per_topic=64` repeats the $T$
 #   sweep at the largest $N$ of the default's $N$ sweep, where little of the sequences is memorised.
