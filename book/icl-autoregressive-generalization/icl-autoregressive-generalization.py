@@ -29,7 +29,7 @@
 # systems along the prompt against an in-context least-squares predictor and against a model that
 # only recalls its training systems, sweep $K$ at a fixed number of training tokens, sweep $N$ and $T$
 # at a fixed $K$, and evaluate a two-level PAC-Bayes bound on the trained weights. The defaults train
-# all the small models at once, in under a minute of CPU time on one core (the pre-training's CPU
+# all the small models at once, in about a minute of CPU time on one core (the pre-training's CPU
 # time is printed below it);
 # `make run CHAPTER=icl-autoregressive-generalization PRESET=paper` runs a larger preset (GPU territory:
 # its runtime estimate is in `paper.yaml`).
@@ -722,8 +722,9 @@ glue("mem_late_top", f"{sweep_mean(mem_unseen, k_max)[late].mean():.3f}", displa
 # falling after the first $d - 1$ = `window` transitions, unlike that of a ridge predictor that
 # only looks at the last `window` transitions (dashed grey), too few to pin down the $d^2$ entries
 # of $A$. In the second half of the prompt, though, the transformer's curve runs parallel to the
-# no-context curve, while ridge on the whole prompt is still closing in on the noise floor: the
-# transformer stops improving its estimate of the system (claim 2 below). The tuned memoriser of the same $K$ training systems
+# no-context curve, while ridge on the whole prompt is still closing in on the noise floor: its
+# loss still falls, but only as fast as the no-context loss does, so its error relative to no
+# context stops falling (claim 2 below). The tuned memoriser of the same $K$ training systems
 # ({ref}`sec-iclar-memoriser`) uses the prompt too, but only to weigh the systems it stored: its
 # late-prompt loss is {glue:}`mem_late_top` against the transformer's {glue:}`late_top`, and claim 5
 # below asks whether the difference is a clear margin. The model pre-trained on a single topic is a
@@ -1110,8 +1111,10 @@ glue("kl_measured", f"{kl_top:.0e}", display=False)
 # $\sigma^2$ does not, so a ratio that kept the floor would rise for any learner close to it. The
 # in-context ridge on the whole prompt passes ({glue:}`ridge_late_half`), the ridge on the last $d$
 # transitions does not ({glue:}`window_d_late_half`), and neither does the transformer
-# ({glue:}`late_half`): its error levels off in the second half of the prompt, as that of a
-# learner with a bounded memory of the prompt would. The threshold is the first multiple of
+# ({glue:}`late_half`): its absolute loss above the floor still falls over the second half of the
+# prompt, but no faster than the no-context loss, so its error relative to no context stops
+# falling. Single replicates can come near the threshold; the verdict rests on the mean over the
+# replicates. The threshold is the first multiple of
 # $1/20$ above ridge's mean + 3 sd over seed 0's replicates ({glue:}`ridge_late_edge`), a margin a
 # learner that keeps improving clears; the control `ridge-in-place`, the in-context ridge in the
 # transformer's place, is the claim's positive control.
@@ -1354,8 +1357,8 @@ claims.report()
 # | The paper | This chapter | Why they differ / what it means |
 # |---|---|---|
 # | ICL emerges from AR-NTP pre-training with dependent tokens, as generalization to new topics (abstract) | a 2-layer transformer pre-trained on next-step prediction of random linear systems learns in context on unseen systems, using more than $d - 1$ transitions of the prompt ({numref}`fig-iclar-curve`); the same transformer blind to its context does not, nor does a ridge predictor that sees only the last $d - 1$ transitions (controls `context-blind`, `short-window`); it ends near the tuned memoriser of its training systems, not clearly below it (claim 5, not reproduced) | linear dynamical systems are one of the paper's three data sets; ours are 4-dimensional and scaled orthogonal, our choice; the memoriser comparison is ours |
-# | ICL improves with prompt length (Sec. 5) | relative to predicting zero, the unseen-topic loss falls along the prompt beyond the first $d - 1$ transitions (claim 1), but its error levels off in the second half of the prompt, where in-context ridge still improves (claim 2, not reproduced; control `ridge-in-place` shows the check passes for a learner that keeps improving); its late-prompt loss stays {glue:}`ratio_to_ridge` times ridge's | a small model with a small training budget; the paper trains GPT-2, and its prompt-length statement is not tied to a late-prompt test like ours |
-# | more pre-training topics, better ICL (App. C.2, shown on GINC with GPT-2) | at a fixed $KN$, the unseen-topic loss falls between the two largest $K$, and not when the larger $K$ only repeats the smaller one's systems (control `repeated-topics`); the topic-level gap is small against what the model learned ({numref}`fig-iclar-topics`); $K$ copies of one topic do neither (control `one-topic`) | on linear systems, not GINC; we fix the tokens, which the paper's sweep (per the reviewers) did not |
+# | ICL improves with prompt length (Sec. 5) | relative to predicting zero, the unseen-topic loss falls along the prompt beyond the first $d - 1$ transitions (claim 1); over the second half of the prompt its absolute loss still falls, so "improves with prompt length" holds in absolute terms, but its error relative to no context stops falling, where in-context ridge's still falls (claim 2, the stricter scale-free test, not reproduced; control `ridge-in-place` shows the check passes for a learner that keeps improving); its late-prompt loss stays {glue:}`ratio_to_ridge` times ridge's | a small model with a small training budget; the paper trains GPT-2, and its prompt-length statement is not tied to a late-prompt test like ours |
+# | more pre-training topics, better ICL (App. C.2, shown on GINC with GPT-2) | at a fixed $KN$, the unseen-topic loss falls between the two largest $K$, and falls far less when the larger $K$ only repeats the smaller one's systems (control `repeated-topics`, which compares two set-ups of 16 systems; controls table); the topic-level gap is small against what the model learned ({numref}`fig-iclar-topics`); $K$ copies of one topic do neither (control `one-topic`) | on linear systems, not GINC; we fix the tokens, which the paper's sweep (per the reviewers) did not |
 # | sequence- and topic-level bounds that shrink with $N$, $T$ and $K$ | the measured sequence-level gap falls with $N$ and, more slowly than $1/\sqrt T$, with $T$ ({numref}`fig-iclar-sequences`); our bound's terms fall with $K$ and $N$ ({numref}`fig-iclar-bound`) through its $1/K$ and $1/(KN)$ factors | the paper bounds the gaps, we measure them; the $N$ result holds for any over-fitted model; our bound, not the paper's, counts sequences |
 # | data-dependent prior and optimisation-dependent KL | the bound is vacuous, and no prior can fix it at this scale: the KL budget at $K_{\max}$ is {glue:}`kl_budget` | the budget is computed above; the paper's prior and SDE constants are not in our notes |
 # | GINC (HMM mixtures, varying the number of HMMs) and real-language experiments | not run | out of the time and CPU budget of this chapter |
@@ -1375,7 +1378,7 @@ claims.report()
 # $d = 4$ the space of systems has six angles and a sign, and 64 topics cover it sparsely. The
 # checks do not show *which* in-context algorithm the transformer runs (ridge, gradient steps, or
 # something else), nor that the paper's bounds are tight: the claims test the qualitative
-# predictions, and the bound is computed but cannot be informative here. Claim 5 is about
+# predictions, and the bound is computed but cannot be informative here. Claim 6 is about
 # memorising sequences, not about in-context learning: a context-blind model and a one-topic model
 # pass it too, as any over-fitted model whose data grows would.
 #
