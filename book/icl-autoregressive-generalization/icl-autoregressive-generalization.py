@@ -29,7 +29,7 @@
 # systems along the prompt against an in-context least-squares predictor and against a model that
 # only recalls its training systems, sweep $K$ at a fixed number of training tokens, sweep $N$ and $T$
 # at a fixed $K$, and evaluate a two-level PAC-Bayes bound on the trained weights. The defaults train
-# all the small models at once, in about a minute of CPU time on one core (the pre-training's CPU
+# all the small models at once, in under a minute of CPU time on one core (the pre-training's CPU
 # time is printed below it);
 # `make run CHAPTER=icl-autoregressive-generalization PRESET=paper` runs a larger preset (GPU territory:
 # its runtime estimate is in `paper.yaml`).
@@ -274,7 +274,7 @@ lib.check_float("rho", rho, low=0.0, high=1.0, low_open=True)
 if rho >= 1.0:
     raise ValueError(f"parameter `rho` = {rho!r} is invalid: must be < 1 (stable)")
 lib.check_float("noise_std", noise_std, low=0.0, low_open=True)
-lib.check_int_list("topic_counts", topic_counts, low=1, min_len=2, increasing=True)
+lib.check_int_list("topic_counts", topic_counts, low=1, min_len=3, increasing=True)
 lib.check_int("total_sequences", total_sequences, low=1)
 if any(total_sequences % k for k in topic_counts):
     raise ValueError(
@@ -362,8 +362,8 @@ train_topics = [random_topics((k,)) for k, n, t in runs]
 replica = np.arange(n_models) % replicates  # the replicate each model belongs to
 if control == "one-topic":  # K copies of one system: K topics in name only
     train_topics = [np.repeat(a[:1], len(a), axis=0) for a in train_topics]
-if control == "repeated-topics":  # at most K_prev distinct systems in every model
-    train_topics = [a[np.arange(len(a)) % topic_counts[-2]] for a in train_topics]
+if control == "repeated-topics":  # at most K_ref distinct systems in every model
+    train_topics = [a[np.arange(len(a)) % topic_counts[1]] for a in train_topics]
 train_A = np.zeros((n_models, max_seqs, state_dim, state_dim))
 for m, (k, n, t) in enumerate(runs):
     train_A[m, : k * n] = np.repeat(train_topics[m], n, axis=0)  # sequence's topic
@@ -455,7 +455,7 @@ def memoriser_losses(x, bank, scales, banned=None, chunk=128):
     total = np.zeros((len(scales), seq_len))
     for i in range(0, len(x), chunk):
         prev, nxt = x[i : i + chunk, :-1], x[i : i + chunk, 1:]
-        each = np.einsum("kij,btj->bkti", bank, prev)  # every stored system's guess
+        each = prev[:, None] @ bank.transpose(0, 2, 1)  # every stored system's guess
         sq = ((each - nxt[:, None]) ** 2).sum(-1)
         evidence = np.concatenate(  # squared residuals of the transitions s < t
             [np.zeros_like(sq[..., :1]), sq.cumsum(-1)[..., :-1]], -1
@@ -530,10 +530,8 @@ def init_params(n):
     return {k: v.to(device) for k, v in p.items()}
 
 
-def layer_norm(h, g, b):
-    h = (h - h.mean(-1, keepdim=True)) / torch.sqrt(
-        h.var(-1, correction=0, keepdim=True) + 1e-5
-    )
+def layer_norm(h, g, b):  # gain and bias per model
+    h = torch.nn.functional.layer_norm(h, h.shape[-1:], eps=1e-5)
     return h * g[:, None, None] + b[:, None, None]
 
 
@@ -1087,9 +1085,15 @@ glue("kl_measured", f"{kl_top:.0e}", display=False)
 #
 # ## What we reproduced
 #
-# The claims are about means over the `replicates` = 4 replicates of a configuration. Each
+# The claims are about medians over the `replicates` = 4 replicates of a configuration: each
+# claim's value is computed on every replicate, and the median of those values is tested. Each
 # replicate has its own training topics, sequences, initialisation and test topics, so the
-# replicates of one seed vary in everything a seed varies. Every in-context claim is measured
+# replicates of one seed vary in everything a seed varies, including, now and then, a training run
+# that never leaves the no-context plateau (a $K_{\max}$ model no better than predicting zero on its
+# own training topics; the cell below counts them: {glue:}`stalled` at this seed). The median
+# (here the mean of the middle two values) is moved by one such replicate no further than to its
+# neighbour's value, where a mean would follow it; two stalled replicates out of four fail the
+# claims. Every in-context claim is measured
 # against what a model *without* context can do: the no-context predictor (predict 0), the best a
 # model blind to the prompt can do on an unseen topic, since $U$ and $-U$ are equally likely.
 #
@@ -1113,20 +1117,26 @@ glue("kl_measured", f"{kl_top:.0e}", display=False)
 # transitions does not ({glue:}`window_d_late_half`), and neither does the transformer
 # ({glue:}`late_half`): its absolute loss above the floor still falls over the second half of the
 # prompt, but no faster than the no-context loss, so its error relative to no context stops
-# falling. Single replicates can come near the threshold; the verdict rests on the mean over the
-# replicates. The threshold is the first multiple of
-# $1/20$ above ridge's mean + 3 sd over seed 0's replicates ({glue:}`ridge_late_edge`), a margin a
+# falling. Single replicates can come near the threshold; the verdict rests on the median over
+# the replicates. The threshold is the first multiple of
+# $1/20$ above ridge's median + 3 sd over seed 0's replicates ({glue:}`ridge_late_edge`), a margin a
 # learner that keeps improving clears; the control `ridge-in-place`, the in-context ridge in the
 # transformer's place, is the claim's positive control.
 #
 # Claim 3 tests the number of topics itself: the late-prompt loss at the largest $K$ over the
-# loss at the one before it, at the same number of training sequences. At $K$ = 16 the
-# late-prompt loss is {glue:}`k_prev_vs_none` times no context's, {glue:}`k_prev_onset`: it is
-# the onset of in-context learning. The control `repeated-topics` keeps every model's data size
-# and training and removes only the distinct topics beyond 16 (the $K$ = 64 model's topics are 16
-# systems, each repeated four times), and the ratio must then rise. It need not reach 1 at one
-# seed: the $K$ = 16 models sit at the onset and spread widely between replicates (the cell below
-# prints each replicate's value of the $K$ = 16 loss over no context's). The tuned memoriser's loss
+# lower of the loss at $K$ = 4, at the same number of training sequences, and the no-context
+# loss. The $K$ = 4 models have learned their few systems and carry them to unseen topics, where
+# they do worse than predicting zero (their late-prompt loss is {glue:}`k_ref_vs_none` times no
+# context's), so the ratio is taken to the better of the two baselines: a $K_{\max}$ model must
+# beat both the few-topic model and predicting zero by the margin. The control `repeated-topics` keeps every model's
+# data size and training and removes only the distinct topics beyond 4 (the $K$ = 64 model's
+# topics are 4 systems, each repeated 16 times), and the ratio must then rise to about 1. The
+# comparison is not with the neighbouring $K$ = 16: there the late-prompt loss is
+# {glue:}`k_prev_vs_none` times no context's, {glue:}`k_prev_onset`, at the onset of in-context
+# learning, and the $K$ = 16 replicates spread so widely (the cell below prints each one's value
+# as `k_prev_vs_none`) that the $K$ = 64 over $K$ = 16 ratio, {glue:}`k_max_vs_prev`, has a band
+# of three replicate standard deviations reaching {glue:}`k_max_vs_prev_edge`; it is printed, not
+# claimed. The tuned memoriser's loss
 # falls with $K$ too ({numref}`fig-iclar-topics`): claim 3 is about more topics helping, not
 # about how the model uses them. The topic-level gap (claim 4) is measured as a fraction of what
 # the model learned on its own topics, $(L_{\text{unseen}} - L_{\text{seen}}) / (L_{\text{no
@@ -1136,18 +1146,21 @@ glue("kl_measured", f"{kl_top:.0e}", display=False)
 # Claim 5 asks the transformer to beat the tuned memoriser of its own $K_{\max}$ training topics
 # on unseen topics by a clear margin, the test that separates inferring a system from recalling
 # one. Its margin, $2/3$, is set in advance, not by the rule below: no multiple of $1/20$ below 1
-# clears seed 0's mean + 3 sd, so the replicates support no margin at all over the tuned
+# clears seed 0's median + 3 sd, so the replicates support no margin at all over the tuned
 # memoriser, and the claim is recorded as not reproduced. At seed 0, {glue:}`memo_below`
 # replicates have the transformer below the memoriser (a ratio under 1). The control
 # `ridge-in-place` keeps the tuned memoriser and puts the in-context ridge in the transformer's
 # place: a learner that infers the system passes the check. Claim 6 asks the relative
-# sequence-level gap $g_{\mathrm{seq}}$ to shrink over the $N$ sweep.
+# sequence-level gap $g_{\mathrm{seq}}$ to shrink over the $N$ sweep, from a gap at the smallest
+# $N$ of more than one half: a ratio is only a shrinkage when there was a gap to shrink (a gap
+# near zero or below it at the smallest $N$ would make any ratio meaningless). The guard is set in
+# advance, not by the rule: it only excludes that degenerate case.
 #
-# Each threshold of claims 1, 3, 4 and 6 is the first multiple of $1/20$ beyond seed 0's mean by
-# three standard deviations of its replicates (the cell below prints the mean, each replicate and
-# the mean ∓ 3 sd), on the side where the claim would fail, and short of the values under the
-# controls. Since the claims use the mean of four replicates, the threshold sits about six
-# standard errors of that mean away from seed 0's value. Two things are deliberately *not*
+# Each threshold of claims 1, 3, 4 and 6 is the first multiple of $1/20$ beyond seed 0's median
+# by three standard deviations of its replicates (the cell below prints the median, each replicate
+# and the median ∓ 3 sd), on the side where the claim would fail, and short of the values under
+# the controls: a margin that even a single replicate rarely crosses, and the median of four far
+# more rarely. Two things are deliberately *not*
 # claimed: that the bound is informative (it cannot be at this scale, as computed above), and that
 # the transformer matches ridge: its late-prompt loss is {glue:}`ratio_to_ridge` times ridge's
 # here, and it closes {glue:}`closed_linear` of the late-prompt gap from no context to ridge on a
@@ -1156,7 +1169,7 @@ glue("kl_measured", f"{kl_top:.0e}", display=False)
 # sequences, which the model can over-fit; the default keeps both small, and Try it varies both.
 
 # %%
-k_prev = k_sweep[-2]  # the K sweep's second largest K
+k_ref, k_prev = k_sweep[1], k_sweep[-2]  # the second smallest and largest K
 early = (positions >= state_dim // 2) & (positions <= state_dim)  # t = d/2 .. d
 third = late & (positions < 3 * seq_len // 4)  # the third quarter of the prompt
 fourth = positions >= 3 * seq_len // 4  # the last quarter
@@ -1184,23 +1197,27 @@ def claim_values(pick):
     nc = pick(no_context, k_max)  # one curve per replicate, whatever the config
     s_max, nc_late = pick(seen, k_max)[late].mean(), nc[late].mean()
     return prompt_shape(pick(unseen, k_max), nc) | {
-        "more_topics": u[k_max] / u[k_prev],
+        "more_topics": u[k_max] / min(u[k_ref], nc_late),
+        "k_ref_vs_none": u[k_ref] / nc_late,
         "k_prev_vs_none": u[k_prev] / nc_late,
+        "k_max_vs_prev": u[k_max] / u[k_prev],
         "topic_gap": (u[k_max] - s_max) / (nc_late - s_max),
         "seen_vs_none": s_max / nc_late,
         "vs_memoriser": u[k_max] / pick(mem_unseen, k_max)[late].mean(),
         "n_gap": pick(gap_seq, n_sweep[-1]) / pick(gap_seq, n_sweep[0]),
+        "n_gap_first": pick(gap_seq, n_sweep[0]),
     }
 
 
-def mean_and_edges(pick_values):
-    """Mean over replicates, each replicate, and mean -/+ 3 sd, of every value."""
+def median_and_edges(pick_values):
+    """Median over replicates, each replicate, and median -/+ 3 sd, of every value."""
     each = [
         pick_values(lambda v, c, r=r: replicate(v, c, r)) for r in range(replicates)
     ]
     table = {}
-    for name, v in pick_values(sweep_mean).items():
+    for name in each[0]:
         x = np.array([e[name] for e in each])
+        v = float(np.median(x))
         sd = x.std(ddof=1) if replicates > 1 else float("nan")
         table[name] = (v, x, v - 3 * sd, v + 3 * sd)
     return table
@@ -1212,9 +1229,9 @@ def show(table):
         print(f"  {name:14s} {v:6.3f}  [{row}]  {low:6.3f} / {high:6.3f}")
 
 
-values_table = mean_and_edges(claim_values)
+values_table = median_and_edges(claim_values)
 values = {name: v[0] for name, v in values_table.items()}
-print("claim value: mean of replicates [each replicate]; mean -/+ 3 sd of replicates")
+print("claim value: median of replicates [each replicate]; median -/+ 3 sd")
 show(values_table)
 ridge_d = test_curves(lambda u: ridge_predictions(u, state_dim))
 references = {
@@ -1225,7 +1242,7 @@ references = {
 reference_tables = {}
 for name, curves in references.items():
     print(f"{name} in the transformer's place (claims 1 and 2):")
-    reference_tables[name] = mean_and_edges(
+    reference_tables[name] = median_and_edges(
         lambda pick, z=curves: prompt_shape(pick(z, k_max), pick(no_context, k_max))
     )
     show(reference_tables[name])
@@ -1241,6 +1258,9 @@ print(
 )
 below = sum(values_table["vs_memoriser"][1] < 1)
 print(f"replicates with the transformer below the memoriser: {below} of {replicates}")
+stalled = sum(values_table["seen_vs_none"][1] >= 1)  # no better than zero on own topics
+print(f"replicates whose K = {k_max[0]} model stalled: {stalled} of {replicates}")
+glue("stalled", f"{stalled} of {replicates}", display=False)
 glue("ratio_to_ridge", f"{ratio_to_ridge:.1f}", display=False)
 glue("closed_linear", f"{closed:.2f}", display=False)
 glue("closed_log", f"{log_closed:.2f}", display=False)
@@ -1255,6 +1275,9 @@ glue("window_d_beyond", f"{window_d['beyond_d'][0]:.2f}", display=False)
 glue("window_d_late_half", f"{window_d['late_half'][0]:.2f}", display=False)
 onset = values["k_prev_vs_none"]
 glue("k_prev_vs_none", f"{onset:.2f}", display=False)
+glue("k_ref_vs_none", f"{values['k_ref_vs_none']:.2f}", display=False)
+glue("k_max_vs_prev", f"{values['k_max_vs_prev']:.2f}", display=False)
+glue("k_max_vs_prev_edge", f"{values_table['k_max_vs_prev'][3]:.2f}", display=False)
 glue(
     "k_prev_onset",
     "below it: the models have begun to learn in context"
@@ -1264,11 +1287,11 @@ glue(
 )
 
 # %%
-# the first multiple of 1/20 beyond seed 0's mean -/+ 3 replicate sd, short of the
+# the first multiple of 1/20 beyond seed 0's median -/+ 3 replicate sd, short of the
 # controls; LATE from in-context ridge's edge (its positive control); MEMO pre-set
-FALL, BEYOND, LATE, MORE = "9/20", "13/20", "19/20", "13/20"
-GAP, SEEN, MEMO, N_GAP = "3/20", "2/5", "2/3", "3/20"
-names = (FALL, BEYOND, LATE, MORE, GAP, SEEN, MEMO, N_GAP)
+FALL, BEYOND, LATE, MORE = "9/20", "13/20", "19/20", "9/20"
+GAP, SEEN, MEMO, N_GAP, N_FIRST = "3/20", "2/5", "2/3", "3/20", "1/2"
+names = (FALL, BEYOND, LATE, MORE, GAP, SEEN, MEMO, N_GAP, N_FIRST)
 limit = {name: float(Fraction(name)) for name in names}
 claims = lib.Claims(
     "icl-autoregressive-generalization", paper="gong2025autoregressive", control=control
@@ -1295,7 +1318,8 @@ claims.add(
 )
 claims.add(
     "At fixed tokens, more topics lower the unseen-topic loss: late-prompt loss at "
-    f"K = {k_max[0]} < {MORE} of K = {k_prev[0]}'s (ratio)",
+    f"K = {k_max[0]} < {MORE} of the lower of K = {k_ref[0]}'s and no context's "
+    "(ratio)",
     values["more_topics"],
     "more pre-training topics, better ICL (shown on GINC, App. C.2)",
     values["more_topics"] < limit[MORE],
@@ -1321,12 +1345,12 @@ claims.add(
 )
 claims.add(
     "More sequences per topic shrink the sequence-level gap: relative gap at "
-    f"N = {n_sweep[-1][1]} < {N_GAP} of N = {n_sweep[0][1]}'s (K = {sweep_topics}; "
-    "ratio)",
-    values["n_gap"],
+    f"N = {n_sweep[-1][1]} < {N_GAP} of N = {n_sweep[0][1]}'s, which is > {N_FIRST} "
+    f"(K = {sweep_topics}; ratio; gap)",
+    f"{values['n_gap']:.2f}; {values['n_gap_first']:.2f}",
     "the sequence-level bound falls with N",
-    values["n_gap"] < limit[N_GAP],
-    fmt="{:.2f}",
+    values["n_gap"] < limit[N_GAP] and values["n_gap_first"] > limit[N_FIRST],
+    value=values["n_gap"],
 )
 claims.report()
 
@@ -1340,9 +1364,9 @@ claims.report()
 # measured values are {seeds}`1` (the late-over-early ratio), {seeds}`2`, {seeds}`3`, {seeds}`4`
 # (the normalised gap), {seeds}`5` and {seeds}`6` (mean ± sd). Under `context-blind` the
 # normalised gap of claim 4 is meaningless: the seen-topic loss is above the no-context loss, so
-# the ratio's denominator is negative, and the guard carries the claim. Claim 6 is flipped only by
-# `no-new-data`: it holds for a context-blind and a one-topic model as well, so it shows
-# over-fitting that shrinks with data, not anything specific to in-context learning.
+# the ratio's denominator is negative, and the guard carries the claim. Claim 6's control is
+# `no-new-data`; it holds for a context-blind and a one-topic model as well (controls table), so
+# it shows over-fitting that shrinks with data, not anything specific to in-context learning.
 #
 # Run one control with `make run CHAPTER=icl-autoregressive-generalization CONTROL=context-blind`
 # (or any name in the table): the claims cell then names the control and fails if a claim it must
@@ -1358,7 +1382,7 @@ claims.report()
 # |---|---|---|
 # | ICL emerges from AR-NTP pre-training with dependent tokens, as generalization to new topics (abstract) | a 2-layer transformer pre-trained on next-step prediction of random linear systems learns in context on unseen systems, using more than $d - 1$ transitions of the prompt ({numref}`fig-iclar-curve`); the same transformer blind to its context does not, nor does a ridge predictor that sees only the last $d - 1$ transitions (controls `context-blind`, `short-window`); it ends near the tuned memoriser of its training systems, not clearly below it (claim 5, not reproduced) | linear dynamical systems are one of the paper's three data sets; ours are 4-dimensional and scaled orthogonal, our choice; the memoriser comparison is ours |
 # | ICL improves with prompt length (Sec. 5) | relative to predicting zero, the unseen-topic loss falls along the prompt beyond the first $d - 1$ transitions (claim 1); over the second half of the prompt its absolute loss still falls, so "improves with prompt length" holds in absolute terms, but its error relative to no context stops falling, where in-context ridge's still falls (claim 2, the stricter scale-free test, not reproduced; control `ridge-in-place` shows the check passes for a learner that keeps improving); its late-prompt loss stays {glue:}`ratio_to_ridge` times ridge's | a small model with a small training budget; the paper trains GPT-2, and its prompt-length statement is not tied to a late-prompt test like ours |
-# | more pre-training topics, better ICL (App. C.2, shown on GINC with GPT-2) | at a fixed $KN$, the unseen-topic loss falls between the two largest $K$, and falls far less when the larger $K$ only repeats the smaller one's systems (control `repeated-topics`, which compares two set-ups of 16 systems; controls table); the topic-level gap is small against what the model learned ({numref}`fig-iclar-topics`); $K$ copies of one topic do neither (control `one-topic`) | on linear systems, not GINC; we fix the tokens, which the paper's sweep (per the reviewers) did not |
+# | more pre-training topics, better ICL (App. C.2, shown on GINC with GPT-2) | at a fixed $KN$, the unseen-topic loss falls from $K$ = 4 to the largest $K$, and does not when the larger $K$ only repeats 4 systems (control `repeated-topics`; controls table); between $K$ = 16, the onset of in-context learning, and $K$ = 64 the fall is printed but too noisy across four replicates to claim; the topic-level gap is small against what the model learned ({numref}`fig-iclar-topics`); $K$ copies of one topic do neither (control `one-topic`) | on linear systems, not GINC; we fix the tokens, which the paper's sweep (per the reviewers) did not |
 # | sequence- and topic-level bounds that shrink with $N$, $T$ and $K$ | the measured sequence-level gap falls with $N$ and, more slowly than $1/\sqrt T$, with $T$ ({numref}`fig-iclar-sequences`); our bound's terms fall with $K$ and $N$ ({numref}`fig-iclar-bound`) through its $1/K$ and $1/(KN)$ factors | the paper bounds the gaps, we measure them; the $N$ result holds for any over-fitted model; our bound, not the paper's, counts sequences |
 # | data-dependent prior and optimisation-dependent KL | the bound is vacuous, and no prior can fix it at this scale: the KL budget at $K_{\max}$ is {glue:}`kl_budget` | the budget is computed above; the paper's prior and SDE constants are not in our notes |
 # | GINC (HMM mixtures, varying the number of HMMs) and real-language experiments | not run | out of the time and CPU budget of this chapter |
