@@ -1092,8 +1092,8 @@ glue("kl_measured", f"{kl_top:.0e}", display=False)
 # that never leaves the no-context plateau (a $K_{\max}$ model no better than predicting zero on its
 # own training topics; the cell below counts them: {glue:}`stalled` at this seed). The median
 # (here the mean of the middle two values) is moved by one such replicate no further than to its
-# neighbour's value, where a mean would follow it; two stalled replicates out of four fail the
-# claims. Every in-context claim is measured
+# neighbour's value, where a mean would follow it; two stalled replicates out of four pull the
+# median halfway towards them. Every in-context claim is measured
 # against what a model *without* context can do: the no-context predictor (predict 0), the best a
 # model blind to the prompt can do on an unseen topic, since $U$ and $-U$ are equally likely.
 #
@@ -1123,9 +1123,9 @@ glue("kl_measured", f"{kl_top:.0e}", display=False)
 # learner that keeps improving clears; the control `ridge-in-place`, the in-context ridge in the
 # transformer's place, is the claim's positive control.
 #
-# Claim 3 tests the number of topics itself: the late-prompt loss at the largest $K$ over the
-# lower of the loss at $K$ = 4, at the same number of training sequences, and the no-context
-# loss. The $K$ = 4 models have learned their few systems and carry them to unseen topics, where
+# Claim 3 tests the number of topics itself: at the same number of training sequences, the
+# late-prompt loss at the largest $K$ over the lower of two baselines, the loss at $K$ = 4 and
+# the no-context loss. The $K$ = 4 models have learned their few systems and carry them to unseen topics, where
 # they do worse than predicting zero (their late-prompt loss is {glue:}`k_ref_vs_none` times no
 # context's), so the ratio is taken to the better of the two baselines: a $K_{\max}$ model must
 # beat both the few-topic model and predicting zero by the margin. The control `repeated-topics` keeps every model's
