@@ -1,8 +1,16 @@
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# the tests, and the kernels they start (nbval, papermill), import this checkout's lib,
+# not the one the venv's editable install points at (another worktree's, say)
+sys.path.insert(0, str(ROOT))
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p
+)
 
 
 def chapter_slugs() -> list[str]:
