@@ -1093,7 +1093,8 @@ glue("kl_measured", f"{kl_top:.0e}", display=False)
 # own training topics; the cell below counts them: {glue:}`stalled` at this seed). The median
 # (here the mean of the middle two values) is moved by one such replicate no further than to its
 # neighbour's value, where a mean would follow it; two stalled replicates out of four pull the
-# median halfway towards them. Every in-context claim is measured
+# median halfway towards them. The figures, and the numbers quoted in the sections above, are
+# means over the replicates, which a stalled replicate does move; the claims read the medians. Every in-context claim is measured
 # against what a model *without* context can do: the no-context predictor (predict 0), the best a
 # model blind to the prompt can do on an unseen topic, since $U$ and $-U$ are equally likely.
 #
