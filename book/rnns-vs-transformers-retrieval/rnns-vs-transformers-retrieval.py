@@ -27,7 +27,7 @@
 # the context, or by one attention layer) closes the gap. The default run trains small recurrent,
 # attention and hybrid models on associative recall, sweeps the recurrent state, and runs two exact
 # IsTree algorithms, a streaming checker with a fixed memory and a depth-first search that retrieves
-# from its context, on thousands of random graphs (under a minute of one CPU core). The `paper` preset
+# from its context, on over a thousand random graphs (under a minute of one CPU core). The `paper` preset
 # adds the learned IsTree study with its three task modes (no CoT, CoT, retrieval CoT).
 # ```
 #
@@ -159,9 +159,12 @@
 # ```{note}
 # **Where this chapter departs from the paper.** (i) Our recurrent model for recall is a *linear
 # recurrent memory* (the linear-attention form of {eq}`eq-rvt-crosstalk`, the family Mamba belongs
-# to); the authors use Mamba, which needs CUDA kernels. (ii) Each key–value pair is one token (the
-# two embeddings side by side) and the embeddings are random and frozen; the authors' models also
-# use frozen (sinusoidal) embeddings, but one token per symbol. (iii) Associative recall is our
+# to); the authors use Mamba, which needs CUDA kernels. (ii) In the recall tests of the recurrent
+# memories and the attention model each key–value pair is one token (the two embeddings side by
+# side); the test of the hybrid writes the key and the value as two tokens, as the authors do. The
+# embeddings are random and frozen; the authors' models also use frozen (sinusoidal) embeddings.
+# Our hybrid's recurrent layer is the smallest one that does the job, a lag-1 shift; the authors'
+# is a stack of Mamba blocks. (iii) Associative recall is our
 # default learned task (the abstract names it; the authors' code trains only IsTree; the setting
 # follows the recall benchmarks of {cite:t}`arora2024zoology`); models are
 # tiny, with unmatched parameter budgets, and train for a few hundred Adam steps on a mixture of all
@@ -190,7 +193,9 @@ rnn_max_steps = 6000  # cap on the Adam steps of the linear memories
 plateau_window = 200  # steps per window of the plateau rule (the text above)
 plateau_tol = 0.01  # a window improves if some loss falls this fraction below its best
 rnn_batch = 64
-hybrid_key_dim = 4  # the hybrid's recurrent layer, under one attention layer
+# d_k of the linear memory claim 2 compares the hybrid with; 0: claim 1's rule, the
+# widest swept d_k whose keys are crowded at the largest M (M >= 8 d_k)
+hybrid_key_dim = 0
 attn_layers = 2  # layers of the attention-only model
 train_steps = 300  # Adam steps of the other models, cycling through M
 batch_size = 32
@@ -199,7 +204,7 @@ eval_samples = 1000  # fresh test sequences per M
 fail_accuracy = 0.75  # a model "fails" at M once its accuracy drops below this
 # IsTree: graph sizes, graphs per size, memory (bits) of the one-pass checker
 tree_nodes = [8, 16, 32, 64, 128, 256]
-tree_graphs = 400
+tree_graphs = 250
 checker_bits = 64
 # learned IsTree (paper preset): graph size, 0 skips the study
 learn_nodes = 0
@@ -238,13 +243,13 @@ lib.check_int_list(
     "rnn_key_dims", rnn_key_dims, low=1, high=1024, increasing=True, min_len=2
 )
 lib.check_int("rnn_replicates", rnn_replicates, low=2, high=64)
-lib.check_int("hybrid_key_dim", hybrid_key_dim, low=1, high=1024)
 lib.check_int("attn_layers", attn_layers, low=1, high=12)
 lib.check_int("train_steps", train_steps, low=1)
 lib.check_int("rnn_max_steps", rnn_max_steps, low=1)
 lib.check_int("plateau_window", plateau_window, low=1)
 lib.check_float("plateau_tol", plateau_tol, low=0, high=1)
 lib.check_int("rnn_batch", rnn_batch, low=1, high=65536)
+lib.check_int("hybrid_key_dim", hybrid_key_dim, low=0, high=1024)
 lib.check_int("batch_size", batch_size, low=1, high=65536)
 lib.check_float("lr", lr, low=0, low_open=True)
 lib.check_int("eval_samples", eval_samples, low=10, high=100000)
@@ -298,6 +303,11 @@ t_start = time.perf_counter()
 # trained. Every model ends in a vector $o\in\mathbb{R}^{\texttt{embed\_dim}}$ and scores value $y$
 # by $o^\top e_y$: the output layer is tied to the frozen value embeddings, as in the authors' code.
 # Everything runs in float64, because accuracies and failure points are thresholded.
+#
+# The test of the hybrid (claim 2) writes the same sequences with **two tokens per pair**: the key
+# token carries the key's embedding next to zeros, the value token zeros next to the value's
+# embedding, and the query token is unchanged. The answer is then the value that *followed* the
+# query's key, and no single position holds a key together with its value.
 
 # %%
 scale = 1 / math.sqrt(embed_dim)
@@ -320,9 +330,25 @@ def recall_batch(n_seq, m, gen):
     return torch.stack([keys, values], -1).to(device), values[rows, asked].to(device)
 
 
+# two tokens per pair: a blank id selects an all-zero half of the token
+BLANK_KEY, BLANK_VALUE = n_keys, n_values + 1
+key_table = torch.cat([key_emb, key_emb.new_zeros(1, embed_dim)])
+value_table = torch.cat([value_emb, value_emb.new_zeros(1, embed_dim)])
+
+
+def two_tokens(ids):
+    """The same sequences with each pair as a key token then a value token:
+    (n_seq, M + 1, 2) -> (n_seq, 2 M + 1, 2); the query token is unchanged."""
+    pairs_ = ids[:, :-1]
+    key_tok, value_tok = pairs_.clone(), pairs_.clone()
+    key_tok[..., 1], value_tok[..., 0] = BLANK_VALUE, BLANK_KEY
+    split = torch.stack([key_tok, value_tok], 2).flatten(1, 2)
+    return torch.cat([split, ids[:, -1:]], 1)
+
+
 def embed(ids):
     """Token vectors: the key's embedding next to the value's, (..., 2 embed_dim)."""
-    return torch.cat([key_emb[ids[..., 0]], value_emb[ids[..., 1]]], -1)
+    return torch.cat([key_table[ids[..., 0]], value_table[ids[..., 1]]], -1)
 
 
 def value_logits(o):
@@ -336,9 +362,10 @@ def value_logits(o):
 # reads $o = S_M^\top q$. Only the state after the $M$ pairs reaches the answer, so the model is an
 # RNN in the sense of {prf:ref}`rvt-def-rnn` with $d_k\cdot$`embed_dim` numbers of state. Since
 # $k_t$, $v_t$ and $q$ are linear in the two frozen embeddings of a token, we compute
-# $S_M^\top q=\sum_t (q^\top k_t)\,v_t$ through tables over the vocabularies (the same function,
-# without a product per token). All key widths $d_k$ train at once as a batch of independent
-# models: each has the largest width, and a fixed mask zeroes the columns beyond its own $d_k$ (they
+# $S_M^\top q=\sum_t (q^\top k_t)\,v_t$ from tables of $k$ and $v$ over the vocabularies: token by
+# token for a context of at most 8 tokens, and, for a longer one, with the tokens grouped by key id
+# and by value id (the same function, without a product per token). All key widths $d_k$ train at
+# once as a batch of independent models: each has the largest width, and a fixed mask zeroes the columns beyond its own $d_k$ (they
 # receive no gradient). A trained memory's query map starts equal to its key map, so that every
 # key first scores itself positively; from a random start, a memory can stall with some keys
 # scoring themselves negatively, and then errs even at $M=1$. Beside the trained memories, every run trains a **random-keys reference**
@@ -352,15 +379,25 @@ def value_logits(o):
 # control `random-keys` the trained memories get such keys too. Every memory, trained or reference,
 # is trained `rnn_replicates` times with its own initialisation; replicate $r$ of every memory sees
 # the same training sequences, and different replicates see different ones, so the trained memory
-# and its reference are compared on the same data.
+# and its reference are compared on the same data. On the two-token format a memory that stored
+# each token's own key and value would store no pair at all, so the memory compared with the
+# hybrid writes each token's value under the key read from the token *before* it,
+# $S_t = S_{t-1} + k(x_{t-1})\,v(x_t)^\top$: it stores $k(\text{key}_i)\,v(\text{value}_i)^\top$
+# for every pair (and, unless it learns to silence them, the crossed entries of a value token
+# followed by the next key token), the same state as the one-token memory of the same $d_k$. It
+# trains beside the others, `rnn_replicates` times, replicate $r$ on the sequences of replicate $r$
+# written with two tokens per pair.
 
 # %%
 class LinearMemories(nn.Module):
     """One linear recurrent memory per key width d_k, trained side by side; the
-    memories flagged in `random` keep fixed random keys and queries."""
+    memories flagged in `random` keep fixed random keys and queries. With `shift`,
+    they read two tokens per pair and store each token's value under the key read
+    from the token before it."""
 
-    def __init__(self, key_dims, random):
+    def __init__(self, key_dims, random, shift=False):
         super().__init__()
+        self.split_pairs = shift
         n, width, d_in = len(key_dims), max(key_dims), 2 * embed_dim
         cols = torch.arange(width)[None, :] < torch.tensor(key_dims)[:, None]
         self.register_buffer("mask", cols.to(DT)[:, None, :])
@@ -381,34 +418,63 @@ class LinearMemories(nn.Module):
             fixed[i, :embed_dim, :dk] = u @ vh
         self.register_buffer("fixed_keys", fixed)
 
-    def forward(self, ids):
-        """ids: (batch, M + 1, 2) for every memory, or (models, batch, M + 1, 2)."""
-        d, n = embed_dim, self.mask.shape[0]
-        W_k = torch.where(self.random, self.fixed_keys, self.W_k) * self.mask
-        W_q = torch.where(self.random, self.fixed_keys, self.W_q) * self.mask
+    def forward(self, ids, models=slice(None)):
+        """ids: (batch, M + 1, 2) for every memory, or (models, batch, M + 1, 2);
+        `models` picks the memories that run (all of them by default)."""
+        d, mask, random = embed_dim, self.mask[models], self.random[models]
+        W_k = torch.where(random, self.fixed_keys[models], self.W_k[models]) * mask
+        W_q = torch.where(random, self.fixed_keys[models], self.W_q[models]) * mask
+        W_v, n = self.W_v[models], mask.shape[0]
         ids = ids.expand(n, -1, -1, -1) if ids.dim() == 3 else ids
-        keys, vals = ids[..., :-1, 0], ids[..., :-1, 1]  # (models, batch, M)
+        context = ids[..., :-1, :]  # the tokens before the query (models, batch, t, 2)
+        keys_from, values_from, k_tab, v_tab = context, context, key_emb, value_emb
+        if self.split_pairs:  # k_t from token t - 1, v_t from token t
+            keys_from, values_from = context[..., :-1, :], context[..., 1:, :]
+            k_tab, v_tab = key_table, value_table
         q = key_emb[ids[..., -1, 0]] @ W_q[:, :d]
         q = q + value_emb[ids[..., -1, 1]] @ W_q[:, d:]
-        # q . k for every key and value id, then for the tokens of each sequence
-        s_key, s_val = q @ (key_emb @ W_k[:, :d]).mT, q @ (value_emb @ W_k[:, d:]).mT
-        score = s_key.gather(2, keys) + s_val.gather(2, vals)
-        # sum_t score_t v_t, with v_t = W_v^T x_t, grouped by key id and by value id
-        per_key = torch.zeros_like(s_key).scatter_add(2, keys, score)
-        per_val = torch.zeros_like(s_val).scatter_add(2, vals, score)
-        o = per_key @ (key_emb @ self.W_v[:, :d])
-        o = o + per_val @ (value_emb @ self.W_v[:, d:])
+        # k = W_k^T x and v = W_v^T x for every key id and every value id
+        key_of_k, key_of_v = k_tab @ W_k[:, :d], v_tab @ W_k[:, d:]
+        value_of_k, value_of_v = k_tab @ W_v[:, :d], v_tab @ W_v[:, d:]
+        if keys_from.shape[-2] <= 8:  # a short context: sum_t (q . k_t) v_t by token
+            m = torch.arange(n, device=ids.device)[:, None, None]
+            k_t = key_of_k[m, keys_from[..., 0]] + key_of_v[m, keys_from[..., 1]]
+            v_t = (
+                value_of_k[m, values_from[..., 0]] + value_of_v[m, values_from[..., 1]]
+            )
+            o = ((k_t @ q[..., None]).mT @ v_t)[..., 0, :]
+        else:  # the same sum with the tokens grouped by key id and by value id
+            s_key, s_val = q @ key_of_k.mT, q @ key_of_v.mT
+            score = s_key.gather(2, keys_from[..., 0]) + s_val.gather(
+                2, keys_from[..., 1]
+            )
+            per_key = torch.zeros_like(s_key).scatter_add(2, values_from[..., 0], score)
+            per_val = torch.zeros_like(s_val).scatter_add(2, values_from[..., 1], score)
+            o = per_key @ value_of_k + per_val @ value_of_v
         return value_logits(o)
 
 
 # %% [markdown]
 # The **attention model** stacks `attn_layers` pre-norm causal softmax-attention layers (two heads, no
 # positional encoding: recall does not depend on order) and reads the last position. The **hybrid**
-# is the paper's construction: the linear recurrent memory (at width `hybrid_key_dim`, one of the
-# failing ones) applied causally at every position and added to the residual stream, then *one*
-# attention layer on top. Under the control `uniform-attention` every attention layer gives equal
-# weight to all the positions it may see (its queries are zeroed), so it can still average the
-# context but no longer look a key up in it.
+# is the paper's construction, a recurrent layer under *one* attention layer, on the two-token
+# format. Its recurrent layer is the smallest recurrence there is, a lag-1 shift: position $t$
+# adds to its own token a learned linear map $P$ of the token before it,
+#
+# $$
+# h_t \;=\; x_t + P\,x_{t-1}, \qquad o \;=\; \operatorname{Attn}\big(h_{\text{query}};\ h_1,\dots,h_{\text{query}}\big),
+# $$ (eq-rvt-hybrid)
+#
+# so the value token of pair $i$ carries the key of pair $i$ as well. The attention layer, reading
+# the query position, can then match the query key against the keys the shift has carried forward
+# and copy the value that sits beside the match. Neither part solves the task alone: the shift
+# remembers one token back, and one attention layer without it cannot pair a key with its value:
+# the weight it puts on a value token depends on that token alone, never on the key token before
+# it, so no position code could help. Under the
+# control `no-recurrence` the shift is removed ($P=0$) and the hybrid is one attention layer alone;
+# under the control `uniform-attention` every attention layer gives equal weight to all the
+# positions it may see (its queries are zeroed), so it can still average the context but no longer
+# look a key up in it.
 
 # %%
 class Attention(nn.Module):
@@ -422,10 +488,15 @@ class Attention(nn.Module):
 
     def forward(self, x, last_only=False):
         b, t, w = x.shape
-        q, k, v = self.qkv(self.norm(x)).view(b, t, 3, self.heads, -1).unbind(2)
-        q, k, v = (z.transpose(1, 2) for z in (q, k, v))
+        h = self.norm(x)
+        W_q, W_kv = self.qkv.weight.split([w, 2 * w])
         if last_only:  # only the query token's output is needed
-            q, x = q[:, :, -1:], x[:, -1:]
+            h_q, x = h[:, -1:], x[:, -1:]
+        else:
+            h_q = h
+        q = F.linear(h_q, W_q).view(b, -1, self.heads, w // self.heads)
+        k, v = F.linear(h, W_kv).view(b, t, 2, self.heads, -1).unbind(2)
+        q, k, v = (z.transpose(1, 2) for z in (q, k, v))
         if control == "uniform-attention":
             q = torch.zeros_like(q)
         y = F.scaled_dot_product_attention(q, k, v, is_causal=not last_only)
@@ -433,6 +504,8 @@ class Attention(nn.Module):
 
 
 class AttentionModel(nn.Module):
+    split_pairs = False
+
     def __init__(self, layers):
         super().__init__()
         self.layers = nn.ModuleList(Attention(2 * embed_dim) for _ in range(layers))
@@ -446,22 +519,22 @@ class AttentionModel(nn.Module):
 
 
 class HybridModel(nn.Module):
-    """Causal linear recurrent memory on every position, then one attention layer."""
+    """A lag-1 shift h_t = x_t + P x_{t-1} under one attention layer, reading two
+    tokens per pair (under no-recurrence, P = 0: one attention layer alone)."""
 
-    def __init__(self, key_dim):
+    split_pairs = True
+
+    def __init__(self):
         super().__init__()
         w = 2 * embed_dim
-        self.W_k = nn.Linear(w, key_dim, bias=False, dtype=DT)
-        self.W_q = nn.Linear(w, key_dim, bias=False, dtype=DT)
-        self.W_v = nn.Linear(w, w, bias=False, dtype=DT)
+        self.P = nn.Linear(w, w, bias=False, dtype=DT)
         self.attn = Attention(w)
         self.read = nn.Linear(w, embed_dim, bias=False, dtype=DT)
 
     def forward(self, ids):
-        tokens = embed(ids)
-        # position t reads S_t = sum_{i <= t} k_i v_i^T with its own query q_t
-        scores = (self.W_q(tokens) @ self.W_k(tokens).transpose(1, 2)).tril()
-        x = tokens + scores @ self.W_v(tokens)
+        x = embed(ids)
+        if control != "no-recurrence":
+            x = x + self.P(F.pad(x, (0, 0, 1, 0))[:, :-1])  # token t - 1 at t
         return value_logits(self.read(self.attn(x, last_only=True)[:, -1]))
 
 
@@ -474,7 +547,7 @@ class HybridModel(nn.Module):
 # a window whose loss is not at least the fraction `plateau_tol` below the best earlier window
 # divides that memory's learning rate by 4, and the third such window stops (freezes) it; the batch
 # stops once every memory has stopped, or at `rnn_max_steps` steps. Test accuracy is measured per $M$ on `eval_samples` fresh sequences, the same ones for
-# every model.
+# every model (written with two tokens per pair for the hybrid and the memory it is compared with).
 
 # %%
 def train_recall(model, steps, batch):
@@ -487,7 +560,7 @@ def train_recall(model, steps, batch):
     )
     for step in range(steps):
         ids, answer = recall_batch(batch, pairs[step % len(pairs)], gen)
-        logits = model(ids)
+        logits = model(two_tokens(ids) if model.split_pairs else ids)
         loss = F.cross_entropy(
             logits.reshape(-1, n_values),
             answer.repeat(logits.numel() // answer.numel() // n_values),
@@ -499,18 +572,20 @@ def train_recall(model, steps, batch):
     return model
 
 
-def train_to_plateau(model, batch, replicates):
+def train_to_plateau(banks, batch, replicates):
     """Adam with the plateau rule above, applied to each memory on its own (its own
-    rate, cuts and stop; a stopped memory is frozen). Memory i is replicate
-    i % replicates: the memories of one replicate see the same sequences, those of
-    different replicates different ones. Returns the model and the steps taken (until
-    the last memory stopped)."""
+    rate, cuts and stop; a stopped memory is frozen). `banks` are LinearMemories
+    trained side by side on the same sequences (each in the format it reads); memory
+    i of a bank is replicate i % replicates: the memories of one replicate see the
+    same sequences, those of different replicates different ones. Returns, for each
+    bank, the steps taken until its last memory stopped."""
     gen = torch.Generator().manual_seed(int(rng.integers(2**62)))
-    opt = torch.optim.Adam(model.parameters(), lr=lr)
-    n = model.mask.shape[0]
+    opt = torch.optim.Adam([p for bank in banks for p in bank.parameters()], lr=lr)
+    sizes = [bank.mask.shape[0] for bank in banks]
+    n = sum(sizes)
     best = torch.full((n,), math.inf, dtype=DT, device=device)
     cuts = torch.zeros(n, dtype=torch.long, device=device)
-    params, step = list(model.parameters()), 0
+    stopped_at, step = torch.zeros(n, dtype=torch.long, device=device), 0
     while step < rnn_max_steps and bool((cuts < 3).any()):
         window = 0
         rate = torch.where(cuts < 3, 0.25 ** cuts.to(DT), 0.0)  # per memory, x lr
@@ -518,28 +593,44 @@ def train_to_plateau(model, batch, replicates):
             for group in opt.param_groups:  # warm-up over the first window
                 group["lr"] = lr * min(1.0, (step + 1) / plateau_window)
             m = pairs[step % len(pairs)]
-            rep = torch.arange(n, device=device) % replicates
             ids, answer = recall_batch(replicates * batch, m, gen)
-            ids = ids.view(replicates, batch, m + 1, 2)[rep]
-            logits = model(ids)  # (models, batch, n_values)
-            loss = F.cross_entropy(
-                logits.reshape(-1, n_values),
-                answer.view(replicates, batch)[rep].reshape(-1),
-                reduction="none",
-            ).view(n, -1)
+            loss = torch.zeros(n, dtype=DT, device=device)  # a frozen memory's is 0
+            objective, first = 0.0, 0
+            for bank, size in zip(banks, sizes):
+                live = (cuts[first : first + size] < 3).nonzero()[:, 0]
+                if live.numel() > 0:  # only the memories still training run
+                    rep = live % replicates
+                    x = two_tokens(ids) if bank.split_pairs else ids
+                    logits = bank(x.view(replicates, batch, -1, 2)[rep], live)
+                    per_memory = (
+                        F.cross_entropy(  # logits (memories, batch, n_values)
+                            logits.reshape(-1, n_values),
+                            answer.view(replicates, batch)[rep].reshape(-1),
+                            reduction="none",
+                        )
+                        .view(live.numel(), -1)
+                        .mean(1)
+                    )
+                    objective = objective + per_memory.sum()
+                    loss[first + live] = per_memory.detach()
+                first += size
             opt.zero_grad()
-            loss.mean(1).sum().backward()
-            before = [p.detach().clone() for p in params]
+            objective.backward()
+            params = [list(bank.parameters()) for bank in banks]
+            before = [[p.detach().clone() for p in ps] for ps in params]
             opt.step()
             with torch.no_grad():  # scale each memory's step by its own rate
-                for p, p0 in zip(params, before):
-                    p.copy_(p0 + (p - p0) * rate.view(-1, *[1] * (p.dim() - 1)))
-            window, step = window + loss.detach().mean(1), step + 1
+                for ps, p0s, r in zip(params, before, rate.split(sizes)):
+                    for p, p0 in zip(ps, p0s):
+                        p.copy_(p0 + (p - p0) * r.view(-1, *[1] * (p.dim() - 1)))
+            window, step = window + loss, step + 1
         window = window / plateau_window
         stalled = window > best * (1 - plateau_tol)
         cuts = cuts + (stalled & (cuts < 3)).long()
+        stopped_at = torch.where((cuts < 3) | (stopped_at > 0), stopped_at, step)
         best = torch.minimum(best, window)
-    return model, step
+    stopped_at = torch.where(stopped_at > 0, stopped_at, step)
+    return [int(s.max()) for s in stopped_at.split(sizes)]
 
 
 eval_gen = torch.Generator().manual_seed(int(rng.integers(2**62)))
@@ -548,10 +639,16 @@ test_sets = [recall_batch(eval_samples, m, eval_gen) for m in pairs]
 
 @torch.no_grad()
 def recall_accuracy(model):
-    """Accuracy per M (last axis), for each model of a batch of models (first axes)."""
+    """Accuracy per M (last axis), for each model of a batch of models (first axes);
+    the same test sequences in the format the model reads."""
+    fmt = two_tokens if model.split_pairs else (lambda x: x)
     hits = [
         torch.cat(
-            [model(x).argmax(-1) == y for x, y in zip(xs.split(250), ys.split(250))], -1
+            [
+                model(fmt(x)).argmax(-1) == y
+                for x, y in zip(xs.split(250), ys.split(250))
+            ],
+            -1,
         )
         .to(DT)
         .mean(-1)
@@ -977,20 +1074,32 @@ def istree_accuracy(model, mode, max_len):
 from myst_nb import glue
 
 att_name = f"attention ({attn_layers} layers)"
-hyb_name = f"hybrid (d_k {hybrid_key_dim} + 1 attention)"
+hyb_name = "hybrid (shift + 1 attention)"
+# the memory the hybrid is compared with (claim 2): by default the widest swept d_k
+# whose keys are crowded at the largest M (M >= 8 d_k), the memories claim 1 counts
+crowded_dk = [dk for dk in rnn_key_dims if 8 * dk <= pairs[-1]]
+split_dk = hybrid_key_dim or max(crowded_dk, default=rnn_key_dims[0])
+split_rule = "set by hybrid_key_dim" if hybrid_key_dim else "the widest with M >= 8 d_k"
+split_name = f"linear RNN, d_k {split_dk}, key from t - 1"
 # the trained memories and the random-keys reference, rnn_replicates of each per d_k,
 # one batch of models; under fixed-state the memories of the smallest d_k (and their
 # references) stand for every state
 key_dims = rnn_key_dims[:1] if control == "fixed-state" else rnn_key_dims
 R = rnn_replicates
-memories, rnn_steps = train_to_plateau(
-    LinearMemories(
-        [dk for dk in key_dims for _ in range(R)] * 2,
-        [control == "random-keys"] * len(key_dims) * R + [True] * len(key_dims) * R,
-    ).to(device),
-    rnn_batch,
-    R,
-)
+memories = LinearMemories(
+    [dk for dk in key_dims for _ in range(R)] * 2,
+    [control == "random-keys"] * len(key_dims) * R + [True] * len(key_dims) * R,
+).to(device)
+models = {
+    att_name: AttentionModel(attn_layers).to(device),
+    hyb_name: HybridModel().to(device),
+}
+# two tokens per pair: the memory the hybrid is compared with, R replicates trained
+# side by side with the others (replicate r on the sequences of replicate r)
+split_memories = LinearMemories(
+    [split_dk] * R, [control == "random-keys"] * R, shift=True
+).to(device)
+rnn_steps, split_steps = train_to_plateau([memories, split_memories], rnn_batch, R)
 # accuracies (d_k, replicate, M) of the trained memories and of the reference
 lin_reps, ref_reps = (
     a.reshape(len(key_dims), R, -1) for a in np.split(recall_accuracy(memories), 2)
@@ -1005,67 +1114,117 @@ print(
     f"linear memories: {R} replicates of each, {rnn_steps} steps until the last "
     f"reached its plateau (cap {rnn_max_steps}); accuracies are replicate means"
 )
-models = {
-    att_name: AttentionModel(attn_layers).to(device),
-    hyb_name: HybridModel(hybrid_key_dim).to(device),
-}
 recall = {}
 for name in lib.progress(list(models), enabled=progress, desc="recall models"):
     recall[name] = recall_accuracy(train_recall(models[name], train_steps, batch_size))
+split_reps = recall_accuracy(split_memories)  # (replicate, M)
+recall[split_name] = split_reps.mean(0)
 lin_names = [f"linear RNN, d_k {dk}" for dk in rnn_key_dims]
 recall.update(zip(lin_names, lin_acc))
 d_in = 2 * embed_dim
 n_params = {n: 2 * d_in * dk + d_in * embed_dim for n, dk in zip(lin_names, key_dims)}
+n_params[split_name] = 2 * d_in * split_dk + d_in * embed_dim
 for name in (att_name, hyb_name):
     n_params[name] = sum(p.numel() for p in models[name].parameters())
 print("test accuracy by M =", pairs, "  (trained parameters)")
-for name in [att_name, hyb_name, *lin_names]:
+print(" one token per pair")
+for name in [att_name, *lin_names]:
     accs = " ".join(f"{a:5.2f}" for a in recall[name])
-    print(f"  {name:30s} {accs}  ({n_params[name]})")
+    print(f"  {name:34s} {accs}  ({n_params[name]})")
 for dk, acc in zip(rnn_key_dims, ref_acc):
     accs = " ".join(f"{a:5.2f}" for a in acc)
-    print(f"  {f'random keys, d_k {dk}':30s} {accs}")
+    print(f"  {f'random keys, d_k {dk}':34s} {accs}")
+shift_state, split_state = 2 * embed_dim, split_dk * embed_dim
+print(
+    f" two tokens per pair (the memories reached their plateau after {split_steps} "
+    f"steps; state: the shift's {shift_state} numbers, the memory's {split_state}; "
+    f"the hybrid's attention reads all {2 * pairs[-1] + 1} tokens at M = {pairs[-1]})"
+)
+for name in [hyb_name, split_name]:
+    accs = " ".join(f"{a:5.2f}" for a in recall[name])
+    print(f"  {name:34s} {accs}  ({n_params[name]})")
+print(
+    f"  the memory's {R} replicates at M = {pairs[-1]}: "
+    + ", ".join(f"{a:.2f}" for a in split_reps[:, -1])
+)
 glue("rvt_rnn_steps", rnn_steps, display=False)
 glue("rvt_params_lin", n_params[lin_names[-1]], display=False)
 glue("rvt_params_att", n_params[att_name], display=False)
 glue("rvt_params_hyb", n_params[hyb_name], display=False)
 glue("rvt_att_min", round(float(recall[att_name].min()), 2), display=False)
-glue("rvt_hyb_min", round(float(recall[hyb_name].min()), 2), display=False)
-lin_hyb = f"linear RNN, d_k {hybrid_key_dim}"
-if lin_hyb in recall:
-    glue("rvt_lin4_last", round(float(recall[lin_hyb][-1]), 2), display=False)
+glue("rvt_hyb_last", round(float(recall[hyb_name][-1]), 2), display=False)
+glue("rvt_split_last", round(float(recall[split_name][-1]), 2), display=False)
+glue("rvt_split_dk", split_dk, display=False)
+glue("rvt_params_split", n_params[split_name], display=False)
+glue("rvt_shift_state", shift_state, display=False)
+glue("rvt_split_state", split_state, display=False)
 glue("rvt_m_last", pairs[-1], display=False)
 glue("rvt_checker_bits", checker_bits, display=False)
 
-# %% mystnb={"figure": {"caption": "Test accuracy of associative recall against the number of key-value pairs M in the context. The linear recurrent memories (blue, darker for a larger key width d_k) lose accuracy as M grows, the later the larger their state; the attention model and the hybrid (the d_k = 4 memory plus one attention layer) stay near 1.", "name": "fig-rvt-recall"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Test accuracy of associative recall, one token per key-value pair, against the number of pairs M in the context. The linear recurrent memories (blue, darker for a larger key width d_k) lose accuracy as M grows, the later the larger their state; the attention model (orange) stays near 1.", "name": "fig-rvt-recall"}} tags=["hide-input"]
 from matplotlib import colormaps
 
 COLOR = {att_name: "tab:orange", hyb_name: "tab:green"}
 blues = colormaps["Blues"](np.linspace(0.45, 0.95, len(lin_names)))
 COLOR.update(zip(lin_names, blues))
-fig, ax = lib.subplots()
-for name, acc in recall.items():
-    style = "-o" if "linear" in name else "--s" if name == att_name else "-s"
-    ax.plot(pairs, acc, style, color=COLOR[name], label=name, ms=4)
-ax.axhline(1 / n_values, color="grey", ls=":", label="chance")
-ax.set_xscale("log", base=2)
-ax.set_xlabel("key-value pairs in the context, M")
-ax.set_ylabel("test accuracy (fraction correct)")
-ax.legend(fontsize=7)
-lib.show(fig)
+COLOR[split_name] = colormaps["Blues"](0.7)
+
+
+def plot_recall(curves, xlabel):
+    """Test accuracy against M, one (name, line style) per curve, and chance."""
+    fig, ax = lib.subplots()
+    for name, style in curves:
+        ax.plot(pairs, recall[name], style, color=COLOR[name], label=name, ms=4)
+    ax.axhline(1 / n_values, color="grey", ls=":", label="chance")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("test accuracy (fraction correct)")
+    ax.legend(fontsize=7)
+    lib.show(fig)
+
+
+plot_recall(
+    [(att_name, "--s"), *((name, "-o") for name in lin_names)],
+    "key-value pairs in the context, M",
+)
 
 # %% [markdown]
 # {numref}`fig-rvt-recall` is the paper's claim in miniature. Attention looks the answer up and does
-# not care how many pairs there are; every recurrent memory degrades with $M$. The hybrid is the
-# linear memory at $d_k=$ `hybrid_key_dim` with one attention layer on top, and that single layer is
-# enough to repair it. With one token per pair, a single attention layer with one head suffices to
-# solve recall, so the models' accuracy at large $M$ is not the test of the idea: the control
-# `uniform-attention` is. It keeps every layer and every parameter but makes attention average the
-# context instead of looking a key up, and claims 1 and 2 then fail (the controls table below).
+# not care how many pairs there are; every recurrent memory degrades with $M$. With one token per
+# pair, a single attention layer suffices to solve recall, so the attention model's accuracy at
+# large $M$ is not the test of the idea: the control `uniform-attention` is. It keeps every layer
+# and every parameter but makes attention average the context instead of looking a key up, and
+# claim 1 then fails (the controls table below).
+
+# %% mystnb={"figure": {"caption": "Test accuracy of associative recall with two tokens per pair (key, then value), against the number of pairs M. The hybrid (green; a lag-1 shift under one attention layer) stays near 1; the linear recurrent memory of the widest key width d_k with M >= 8 d_k at the largest M, which stores each value under the key of the token before it (blue, dashed; mean of its replicates), loses accuracy as M grows, as its one-token counterpart does.", "name": "fig-rvt-hybrid"}} tags=["hide-input"]
+plot_recall(
+    [(hyb_name, "-s"), (split_name, "--o")],
+    "key-value pairs in the context, M (2M + 1 tokens)",
+)
+
+# %% [markdown]
+# {numref}`fig-rvt-hybrid` tests the paper's construction, a recurrent layer with one attention
+# layer on top ({eq}`eq-rvt-hybrid`), on the format where neither part suffices alone. The
+# recurrent layer is a lag-1 shift: its state is one token, {glue:}`rvt_shift_state` numbers, as
+# much as the smallest memory above ($d_k=2$), and on its own it cannot recall anything. The
+# attention layer alone cannot either: the control `no-recurrence` removes the shift and leaves one
+# attention layer, which cannot tell which value followed which key. Together they recall at
+# every $M$. The memory they are compared with is the same shift under *linear* attention: its key
+# comes from the token before, its value from the token itself, and $S_M^\top q$ is linear attention
+# over the context, folded into a state of fixed size. It is the one claim 1 would pick: the widest
+# swept key width whose keys are crowded at the largest $M$ ($M\ge 8d_k$), here
+# $d_k=$ {glue:}`rvt_split_dk`, with {glue:}`rvt_split_state` numbers of state. The hybrid's softmax
+# attention, by contrast, reads all $2M+1$ tokens: its memory grows with the context, and that, not
+# a smaller state, is what the comparison is about. At $M=$ {glue:}`rvt_m_last` the hybrid scores
+# {glue:}`rvt_hyb_last` against the memory's {glue:}`rvt_split_last`. The shift carries
+# the key into its value's position, and the attention looks it up there: the division of labour
+# of the paper's proof, in which the recurrence does the local work and one attention layer the
+# retrieval.
 #
-# The parameter budgets are not matched: a linear memory has {glue:}`rvt_params_lin` trained
-# parameters at the largest $d_k$, the attention model {glue:}`rvt_params_att` and the hybrid
-# {glue:}`rvt_params_hyb`, so this is a comparison of architectures, not of models of equal size
+# The parameter budgets are not matched: the widest one-token linear memory has
+# {glue:}`rvt_params_lin` trained parameters and the memory compared with the hybrid
+# {glue:}`rvt_params_split`, against {glue:}`rvt_params_att` for the attention model and
+# {glue:}`rvt_params_hyb` for the hybrid, so this is a comparison of architectures, not of models of equal size
 # (the authors compare at equal budget). What the recurrent memories lack is a way to look a key
 # up, which is what the control `uniform-attention` takes away from the other two.
 #
@@ -1078,11 +1237,18 @@ lib.show(fig)
 
 # %%
 state_sizes = np.array(rnn_key_dims) * embed_dim
+
+
+def geomean(x, axis=None):
+    """Geometric mean along axis (inf if an entry is inf, nan if one is nan)."""
+    return np.exp(np.log(x).mean(axis))
+
+
 # failure point of every replicate (d_k, replicate), and their geometric mean per d_k:
 # nan if a replicate fails below the smallest M, inf (censored) if one never fails
 m_reps = np.array([[failure_point(a) for a in reps] for reps in lin_reps])
 ref_reps_fail = np.array([[failure_point(a) for a in reps] for reps in ref_reps])
-m_fail, ref_fail = (np.exp(np.log(f).mean(1)) for f in (m_reps, ref_reps_fail))
+m_fail, ref_fail = (geomean(f, 1) for f in (m_reps, ref_reps_fail))
 
 
 def describe(m):
@@ -1153,7 +1319,7 @@ if censored:
     )
 # claim 4's statistic: the geometric mean of the ratios over d_k >= 4 (nan if any of
 # them is censored)
-mean_ratio = float(np.exp(np.log(key_ratio[wide]).mean())) if wide.any() else math.nan
+mean_ratio = float(geomean(key_ratio[wide])) if wide.any() else math.nan
 print(f"geometric mean of the ratios over d_k >= 4: {mean_ratio:.2f}")
 glue("rvt_mean_ratio", round(mean_ratio, 2), display=False)
 min_ratio = float(np.min(key_ratio[wide])) if wide.any() else math.nan
@@ -1175,7 +1341,7 @@ ax.plot(
     label="random-keys reference",
 )
 if finite.any():
-    centre = np.exp(np.mean(np.log(m_fail[finite] / state_sizes[finite])))
+    centre = geomean(m_fail[finite] / state_sizes[finite])
     ax.plot(state_sizes, centre * state_sizes, "k--", label="proportional to the state")
     ax.set_yscale("log", base=2)
 ax.set_xscale("log", base=2)
@@ -1331,11 +1497,15 @@ else:
 # squared crosstalk at 7 or more); it is the chapter's test, not the paper's, since the paper's bit
 # bound does not bind at our state sizes. The linear memories are trained to their plateau, and
 # with `n_keys` keys and $M$ up to {glue:}`rvt_m_last` even the largest of them fails well inside
-# the sweep. Claim 2 is the gain of the hybrid over the linear memory of its own key width trained
-# alone, also at the largest $M$. With one token per pair a single attention layer solves recall by
-# itself, so this claim tests the layer the hybrid appends, not the hybrid's combination of the
-# two: the recurrent part could be removed and the claim would still hold, and the control
-# `uniform-attention` is what flips it. Claim 3 asks the failure point to grow by more than
+# the sweep. Claim 2 tests the hybrid's combination: on the two-token format, at the largest $M$,
+# the lag-1 shift under one attention layer must beat, by at least 0.5, the linear memory that
+# claim 1 would pick at that $M$ (the widest swept $d_k$ with $M\ge8d_k$, trained to its plateau on
+# the same format, the mean of its replicates). The 0.5 is half the range of accuracy, set in
+# advance; the experiment prints the memory's replicates beside it. The claim checks the gap; that
+# the hybrid *solves* recall is read off its own accuracy in {numref}`fig-rvt-hybrid`. Each part is
+# taken away by a control: `no-recurrence` leaves the attention layer alone, `uniform-attention`
+# leaves the shift with an attention that cannot look up, and the claim fails if the gain drops
+# below 0.5. Claim 3 asks the failure point to grow by more than
 # $\sqrt2$ per doubling of the state, halfway on a log scale between no growth and the
 # proportional growth of {prf:ref}`rvt-prop-welch`. Claim 4 asks whether trained keys buy
 # capacity: over $d_k\ge4$, the ratio of the trained memories' failure point (geometric mean over
@@ -1389,8 +1559,7 @@ claims = lib.Claims(
 KEY_MARGIN = 1.3  # rule_margin under random-keys at seed 0 (sd 0.083, 9 dof)
 LEARNED_GATE = 0.8  # Transformer with CoT: the budget has learned the task
 # claim 1: only the memories whose key width is small against M (M >= 8 d_k)
-crowded = [n for n, dk in zip(lin_names, rnn_key_dims) if 8 * dk <= pairs[-1]]
-crowded_dk = [dk for dk in rnn_key_dims if 8 * dk <= pairs[-1]]
+crowded = [f"linear RNN, d_k {dk}" for dk in crowded_dk]
 gap_last = (
     recall[att_name][-1] - max(recall[n][-1] for n in crowded) if crowded else math.nan
 )
@@ -1403,18 +1572,16 @@ claims.add(
     bool(gap_last >= 0.3),
     fmt="{:.2f}",
 )
-alone_last = (
-    recall[f"linear RNN, d_k {hybrid_key_dim}"][-1]
-    if hybrid_key_dim in rnn_key_dims
-    else math.nan
-)
-hybrid_gain = recall[hyb_name][-1] - alone_last
+# not testable if no swept d_k qualifies under the default rule (as claim 1)
+hybrid_gain = recall[hyb_name][-1] - recall[split_name][-1]
+if not (hybrid_key_dim or crowded_dk):
+    hybrid_gain = math.nan
 claims.add(
-    f"at M = {pairs[-1]} one attention layer added on top of the d_k {hybrid_key_dim} "
-    "memory lifts it by at least 0.5 (hybrid minus memory alone); with one token per "
-    "pair that layer solves recall by itself",
+    f"at M = {pairs[-1]}, two tokens per pair: a lag-1 shift under one attention "
+    f"layer is at least 0.5 more accurate than the d_k {split_dk} linear RNN, "
+    f"{split_rule} (hybrid minus memory)",
     hybrid_gain,
-    "one appended attention layer suffices for recall",
+    "a recurrent layer plus one attention layer solves associative recall",
     bool(hybrid_gain >= 0.5),
     fmt="{:.2f}",
 )
@@ -1507,7 +1674,10 @@ claims.report()
 # Each control removes one idea and must flip the claims it is listed against; run one with
 # `make run CHAPTER=rnns-vs-transformers-retrieval CONTROL=uniform-attention` (or any name in the
 # table). Claim 1's value is the gap itself, so under `uniform-attention` the table shows the
-# attention model falling to the memories' level. Under `random-keys` both sets of memories have
+# attention model falling to the memories' level. Claim 2 has two controls, one per part of the
+# hybrid: under `no-recurrence` it is one attention layer alone on the two-token format, under
+# `uniform-attention` a shift under an attention that only averages, and under either the hybrid
+# falls to the memory's level or below. Under `random-keys` both sets of memories have
 # random keys and the ratio of claim 4 falls to about 1; under `fixed-state` the memories of the
 # smallest $d_k$ stand for every state, so the failure point does not move and claim 3 fails on finite values.
 #
@@ -1526,7 +1696,7 @@ claims.report()
 # |---|---|---|
 # | recall, RNN | an RNN with $o(M)$ bits of state cannot solve associative recall (proof) | linear memories fail at $M\approx$ {glue:}`rvt_fail_2`, {glue:}`rvt_fail_4`, {glue:}`rvt_fail_8`, {glue:}`rvt_fail_16` for $d_k$ = 2, 4, 8, 16 |
 # | recall, Transformer | a constant-size Transformer solves it at every $M$ (proof) | 2-layer attention: at least {glue:}`rvt_att_min` at every $M$; the control `uniform-attention` closes the gap of claim 1 (controls table) |
-# | recall, hybrid | one appended attention layer closes the gap (proof; Mamba + one LLaMA layer in experiments) | $d_k=4$ memory alone {glue:}`rvt_lin4_last` at $M=$ {glue:}`rvt_m_last`; with one attention layer at least {glue:}`rvt_hyb_min` at every $M$, but with one token per pair that layer alone solves recall, so the combination is not tested |
+# | recall, hybrid | a recurrent layer plus one appended attention layer solves associative recall (proof; Mamba + one LLaMA layer in experiments) | two tokens per pair, $M=$ {glue:}`rvt_m_last`: lag-1 shift + one attention layer {glue:}`rvt_hyb_last`, linear memory of key width {glue:}`rvt_split_dk` (the widest with $M\ge8d_k$) {glue:}`rvt_split_last` (claim 2, a gap of at least 0.5); the controls `no-recurrence` and `uniform-attention`, each removing one part, flip it |
 # | state and capacity | needs $\Omega(M\log V)$ bits of state | failure point grows with the state (claim 3), and trained keys move it out by a factor of {glue:}`rvt_mean_ratio` on average over random orthonormal keys at $d_k\ge4$ (claim 4; the $d_k$ that clear the margin on their own: {glue:}`rvt_clear_dk`); `embed_dim` caps the useful $d_k$; the bit bound does not bind at float64 |
 # | IsTree, RNN | $o(n)$-bit RNNs fail, with or without CoT (proof) | one-pass checker with {glue:}`rvt_checker_bits` bits: error {glue:}`rvt_checker_128`, {glue:}`rvt_checker_256` at $n$ = 128, 256 (memory below $n/2$ bits) |
 # | IsTree, retrieval | RNN + CoT + retrieval solves it with $O(\log n)$ state (Algorithm 2, proof) | DFS with retrieval: {glue:}`rvt_dfs_errors` errors on {glue:}`rvt_dfs_graphs` graphs, $4\lceil\log_2 n\rceil$ bits |
@@ -1546,7 +1716,11 @@ claims.report()
 # IsTree study, the final answer after greedy generation of the whole CoT, which is stricter: an
 # early mistake is not corrected by the teacher). (ii) The authors' models read one token per
 # symbol with frozen sinusoidal embeddings; ours read one token per key–value pair with frozen
-# random embeddings, which makes recall easier for every model alike. (iii) The parameter budgets
+# random embeddings, which makes recall easier for every model alike; the hybrid's test reads two
+# tokens per pair, as theirs do, though a key and a value still fill different halves of the
+# token, which the authors' single vocabulary does not. The hybrid's recurrent layer is a lag-1
+# shift, whose state is the previous token: an RNN in the sense of {prf:ref}`rvt-def-rnn`, and the
+# smallest one that makes the construction work, where the authors stack Mamba blocks. (iii) The parameter budgets
 # are not matched (the numbers are printed above the recall figure); the authors compare models of
 # equal budget, from 125k parameters up.
 #
@@ -1573,7 +1747,7 @@ claims.report()
 # setting. In the learned study the Transformer with CoT clears the gate. CoT leaves the GRU far
 # below it (claim 8, {paper-preset}`8`), and retrieval CoT lifts the GRU over no CoT (claim 9,
 # {paper-preset}`9`), as the paper finds. But CoT alone does not lift the GRU at all (claim 7,
-# {paper-preset}`7`): at this budget the GRU with CoT stays at the level of guessing, so "CoT
+# {paper-preset}`7`): at this budget the GRU with CoT does no better than guessing, so "CoT
 # improves RNNs" is not reproduced here. Every learned model ran to the step cap (the table in the
 # preset's run), so the budget, not the plateau rule, ended their training.
 #
@@ -1582,9 +1756,12 @@ claims.report()
 # * `python -m lib.build run rnns-vs-transformers-retrieval -p checker_bits=512` gives the
 #   one-pass checker four times the memory: its table then holds every node up to a larger $n$, its
 #   failure moves right, and the search with retrieval stays at zero errors.
-# * `python -m lib.build run rnns-vs-transformers-retrieval -p hybrid_key_dim=2` builds the hybrid
-#   on the narrowest recurrent layer, hopeless on its own; the single attention layer still
-#   carries it at every $M$.
+# * `python -m lib.build run rnns-vs-transformers-retrieval -p hybrid_key_dim=32` compares the
+#   hybrid with a memory as wide as `embed_dim`, whose keys are less crowded at the largest $M$
+#   ($M=4d_k$): how much of claim 2's gap is left? Claim 2 takes its memory by claim 1's rule
+#   ($M\ge 8d_k$), a state small against the context, as in the paper's theorem, where the state
+#   is fixed and $M$ grows; `-p "pairs=[1,2,4,8,16,32,64,128,256]" n_keys=256` then asks the same
+#   question one doubling of $M$ later.
 # * `-p plateau_tol=0.002 rnn_max_steps=20000`: a stricter plateau for the linear memories. Does
 #   the gap of claim 1 stay above 0.3, and does every memory still fail inside the grid of $M$
 #   (claims 3 and 4)?
@@ -1594,5 +1771,5 @@ claims.report()
 # * `-p "rnn_key_dims=[2,4,8,128]"` adds a memory with $d_k$ = `n_keys`, as many key directions
 #   as keys: it still fails well before the largest $M$, because `embed_dim` caps the rank of its
 #   scores (claim 1 leaves it out, since $M<8d_k$).
-# * `-p control=uniform-attention`, `fixed-state`, `random-keys`, `no-record-retrieval` or
-#   `growing-memory`: each removes one idea, as the controls table says.
+# * `-p control=uniform-attention`, `no-recurrence`, `fixed-state`, `random-keys`,
+#   `no-record-retrieval` or `growing-memory`: each removes one idea, as the controls table says.
