@@ -1,4 +1,3 @@
-import os
 import sys
 from pathlib import Path
 
@@ -8,9 +7,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # the tests, and the kernels they start (nbval, papermill), import this checkout's lib,
 # not the one the venv's editable install points at (another worktree's, say)
 sys.path.insert(0, str(ROOT))
-os.environ["PYTHONPATH"] = os.pathsep.join(
-    p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p
-)
+from lib.build.book_tools import kernels_import_this_checkout  # noqa: E402
+
+kernels_import_this_checkout()
 
 
 def chapter_slugs() -> list[str]:

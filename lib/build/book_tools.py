@@ -25,6 +25,16 @@ RUNS = ROOT / "_build" / "runs"
 KERNEL = "python3"
 
 
+def kernels_import_this_checkout() -> None:
+    """Put this checkout first on PYTHONPATH, which every kernel started from this
+    process inherits (papermill, nbclient, nbval, dask workers): kernels start in a
+    chapter's folder, and would otherwise import the `lib` (and read the controls.yaml)
+    of whichever checkout the virtual environment's editable install points at."""
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p
+    )
+
+
 def quiet_papermill() -> None:
     """papermill's parameter inspection warns about every parameter whose comment holds an
     ``=`` ("Unable to parse line ..."); the parameters are injected correctly regardless."""
