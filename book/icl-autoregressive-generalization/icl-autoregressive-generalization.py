@@ -1094,8 +1094,8 @@ glue("kl_measured", f"{kl_top:.0e}", display=False)
 # (here the mean of the middle two values) is moved by one such replicate no further than to its
 # neighbour's value, where a mean would follow it; two stalled replicates out of four pull the
 # median halfway towards them. The figures, and the numbers quoted in the sections above, are
-# means over the replicates, which a stalled replicate does move; the claims read the medians. Every in-context claim is measured
-# against what a model *without* context can do: the no-context predictor (predict 0), the best a
+# means over the replicates, which a stalled replicate does move; the claims read the medians.
+# Every in-context claim is measured against what a model *without* context can do: the no-context predictor (predict 0), the best a
 # model blind to the prompt can do on an unseen topic, since $U$ and $-U$ are equally likely.
 #
 # Claim 1 reads "learns in context" as a loss, relative to the no-context predictor at the same
